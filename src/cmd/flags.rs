@@ -1,0 +1,211 @@
+//! clap definitions of every command and flag, shaped after the reference's cobra/pflag
+//! command line: boolean flags take an optional `=value`, string flags take the next
+//! argument whatever it looks like, stringSlice flags split on commas, and a repeated
+//! single-valued flag keeps its last value.
+
+use clap::{ArgAction, Args, Parser, Subcommand};
+
+/// Parses a Go `strconv.ParseBool` value.
+pub fn go_bool(s: &str) -> Result<bool, String> {
+    match s {
+        "1" | "t" | "T" | "TRUE" | "true" | "True" => Ok(true),
+        "0" | "f" | "F" | "FALSE" | "false" | "False" => Ok(false),
+        _ => Err(format!("strconv.ParseBool: parsing \"{s}\": invalid syntax")),
+    }
+}
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "ytt",
+    about = "ytt performs YAML templating",
+    long_about = "ytt performs YAML templating.\n\nDocs: https://carvel.dev/ytt/docs/latest/\nDocs for data values: https://carvel.dev/ytt/docs/latest/ytt-data-values/",
+    disable_version_flag = true,
+    args_override_self = true,
+    max_term_width = 100
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
+    #[command(flatten)]
+    pub template: TemplateFlags,
+
+    /// Print client version
+    #[arg(long = "version", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, value_name = "BOOL", hide_default_value = true, hide_possible_values = true)]
+    pub version: bool,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Process YAML templates (deprecated; use top-level command -- e.g. `ytt -f-` instead of `ytt template -f-`)
+    #[command(visible_aliases = ["t", "tpl"], args_override_self = true)]
+    Template(TemplateFlags),
+
+    /// Print client version
+    #[command(args_override_self = true)]
+    Version(NoArgs),
+
+    /// Format YAML templates
+    #[command(args_override_self = true)]
+    Fmt(FmtFlags),
+
+    /// Generate completion script for the specified shell
+    #[command(args_override_self = true)]
+    Completion(CompletionArgs),
+
+    /// Starts website HTTP server (not supported by this ytt)
+    #[command(args_override_self = true, hide = true)]
+    Website(WebsiteFlags),
+}
+
+#[derive(Args, Debug, Default)]
+pub struct NoArgs {
+    #[arg(hide = true, allow_hyphen_values = false)]
+    pub extra: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct CompletionArgs {
+    /// Shell: bash, zsh, fish or powershell
+    #[arg(value_name = "SHELL")]
+    pub args: Vec<String>,
+}
+
+#[derive(Args, Debug, Default)]
+pub struct WebsiteFlags {
+    /// Listen address
+    #[arg(long = "listen-addr", default_value = "localhost:8080", allow_hyphen_values = true)]
+    pub listen_addr: String,
+
+    /// Redirect to HTTPS
+    #[arg(long = "redirect-to-https", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "true", value_parser = go_bool)]
+    pub redirect_to_https: bool,
+
+    #[arg(hide = true)]
+    pub extra: Vec<String>,
+}
+
+#[derive(Args, Debug, Default)]
+pub struct FmtFlags {
+    /// File (ie local path, HTTP URL, -) (can be specified multiple times)
+    #[arg(short = 'f', long = "file", action = ArgAction::Append, allow_hyphen_values = true, value_name = "FILE")]
+    pub files: Vec<String>,
+
+    /// Configure to use _strict_ YAML subset
+    #[arg(short = 's', long = "strict", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, hide_default_value = true)]
+    pub strict: bool,
+
+    /// Enable debug output
+    #[arg(long = "debug", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, hide_default_value = true)]
+    pub debug: bool,
+
+    #[arg(hide = true)]
+    pub extra: Vec<String>,
+}
+
+/// Flags of the template command (the root command and `template`/`t`/`tpl`).
+#[derive(Args, Debug, Default, Clone)]
+pub struct TemplateFlags {
+    // ---- files
+    /// File (ie local path, HTTP URL, -) (can be specified multiple times)
+    #[arg(short = 'f', long = "file", action = ArgAction::Append, allow_hyphen_values = true, value_name = "FILE", help_heading = "Files")]
+    pub files: Vec<String>,
+
+    /// File mark (ie change file path, mark as non-template) (format: file:key=value) (can be specified multiple times)
+    #[arg(long = "file-mark", action = ArgAction::Append, allow_hyphen_values = true, value_name = "MARK", help_heading = "Files")]
+    pub file_marks: Vec<String>,
+
+    /// Inspect files
+    #[arg(long = "files-inspect", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, hide_default_value = true, help_heading = "Files")]
+    pub files_inspect: bool,
+
+    /// List of paths where symlinks can point to (can be specified multiple times)
+    #[arg(long = "allow-symlink-destination", action = ArgAction::Append, value_delimiter = ',', allow_hyphen_values = true, value_name = "PATHS", help_heading = "Files")]
+    pub allow_symlink_destinations: Vec<String>,
+
+    /// Allow symlinks to point to any destination
+    #[arg(long = "dangerous-allow-all-symlink-destinations", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, hide_default_value = true, help_heading = "Files")]
+    pub dangerous_allow_all_symlink_destinations: bool,
+
+    /// Accept files in bulk format
+    #[arg(long = "bulk-in", allow_hyphen_values = true, value_name = "JSON", help_heading = "Files")]
+    pub bulk_in: Option<String>,
+
+    /// Output files in bulk format
+    #[arg(long = "bulk-out", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, hide_default_value = true, help_heading = "Files")]
+    pub bulk_out: bool,
+
+    // ---- data values
+    /// Set specific data value to given value, as string (format: all.key1.subkey=123) (can be specified multiple times)
+    #[arg(short = 'v', long = "data-value", action = ArgAction::Append, allow_hyphen_values = true, value_name = "KV", help_heading = "Data values")]
+    pub data_value: Vec<String>,
+
+    /// Set specific data value to given value, parsed as YAML (format: all.key1.subkey=true) (can be specified multiple times)
+    #[arg(long = "data-value-yaml", action = ArgAction::Append, allow_hyphen_values = true, value_name = "KV", help_heading = "Data values")]
+    pub data_value_yaml: Vec<String>,
+
+    /// Set specific data value to contents of a file (format: [@lib1:]all.key1.subkey={file path, HTTP URL, or '-' (i.e. stdin)}) (can be specified multiple times)
+    #[arg(long = "data-value-file", action = ArgAction::Append, allow_hyphen_values = true, value_name = "KV", help_heading = "Data values")]
+    pub data_value_file: Vec<String>,
+
+    /// Set multiple data values via plain YAML files (format: [@lib1:]{file path, HTTP URL, or '-' (i.e. stdin)}) (can be specified multiple times)
+    #[arg(long = "data-values-file", action = ArgAction::Append, allow_hyphen_values = true, value_name = "PATH", help_heading = "Data values")]
+    pub data_values_file: Vec<String>,
+
+    /// Extract data values (as strings) from prefixed env vars (format: [@lib1:]PREFIX for PREFIX_all__key1=str) (can be specified multiple times)
+    #[arg(long = "data-values-env", action = ArgAction::Append, allow_hyphen_values = true, value_name = "PREFIX", help_heading = "Data values")]
+    pub data_values_env: Vec<String>,
+
+    /// Extract data values (parsed as YAML) from prefixed env vars (format: [@lib1:]PREFIX for PREFIX_all__key1=true) (can be specified multiple times)
+    #[arg(long = "data-values-env-yaml", action = ArgAction::Append, allow_hyphen_values = true, value_name = "PREFIX", help_heading = "Data values")]
+    pub data_values_env_yaml: Vec<String>,
+
+    /// Inspect data values
+    #[arg(long = "data-values-inspect", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, hide_default_value = true, help_heading = "Data values")]
+    pub data_values_inspect: bool,
+
+    /// Inspect data values schema
+    #[arg(long = "data-values-schema-inspect", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, hide_default_value = true, help_heading = "Data values")]
+    pub data_values_schema_inspect: bool,
+
+    /// Skip validating data values (not recommended: may result in templates failing or invalid output)
+    #[arg(long = "dangerous-data-values-disable-validation", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, hide_default_value = true, help_heading = "Data values")]
+    pub dangerous_data_values_disable_validation: bool,
+
+    /// Skip validating output documents (`@assert/validate` on template output)
+    #[arg(long = "output-disable-validation", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, hide_default_value = true, help_heading = "Output")]
+    pub output_disable_validation: bool,
+
+    // ---- output
+    /// Output type: yaml, json, pos, openapi-v3 (openapi-v3, json-schema and markdown only with --data-values-schema-inspect)
+    #[arg(short = 'o', long = "output", action = ArgAction::Append, value_delimiter = ',', allow_hyphen_values = true, value_name = "TYPES", help_heading = "Output")]
+    pub output: Vec<String>,
+
+    /// Add output files to given directory
+    #[arg(long = "output-files", allow_hyphen_values = true, value_name = "DIR", help_heading = "Output")]
+    pub output_files: Option<String>,
+
+    /// Delete given directory, and then create it with output files
+    #[arg(long = "dangerous-emptied-output-directory", allow_hyphen_values = true, value_name = "DIR", help_heading = "Output")]
+    pub dangerous_emptied_output_directory: Option<String>,
+
+    // ---- parsing
+    /// Configure to use _strict_ YAML subset
+    #[arg(short = 's', long = "strict", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, hide_default_value = true)]
+    pub strict: bool,
+
+    /// Configure whether unknown comments are ignored (ie comments that are not '#!' or '#@')
+    #[arg(long = "ignore-unknown-comments", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, hide_default_value = true)]
+    pub ignore_unknown_comments: bool,
+
+    /// Configure whether implicit map keys overrides are allowed
+    #[arg(long = "implicit-map-key-overrides", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, hide_default_value = true)]
+    pub implicit_map_key_overrides: bool,
+
+    /// Enable debug output
+    #[arg(long = "debug", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, hide_default_value = true)]
+    pub debug: bool,
+
+    #[arg(hide = true)]
+    pub extra: Vec<String>,
+}

@@ -1,0 +1,82 @@
+//! The command line: clap definitions ([`flags`]), flags → [`Options`], and the commands
+//! (`template` — also the root command —, `fmt`, `version`, `completion`).
+
+pub mod completion;
+pub mod errors;
+pub mod flags;
+pub mod fmt;
+pub mod options;
+pub mod output;
+pub mod template;
+pub mod version;
+
+use std::ffi::OsString;
+use std::io::Write;
+
+use anyhow::{bail, Result};
+use clap::{CommandFactory, FromArgMatches};
+
+pub use options::{Options, OutputFormat, SchemaType};
+
+use flags::{Cli, Command};
+
+/// Runs `ytt` with `args` (program name first). Errors are to be printed by the caller as
+/// `ytt: Error: {err:#}` with exit code 1.
+pub fn run(args: Vec<OsString>) -> Result<()> {
+    let mut command = Cli::command();
+    let matches = match command.try_get_matches_from_mut(args.clone()) {
+        Ok(m) => m,
+        Err(e) => {
+            use clap::error::ErrorKind as K;
+            return match e.kind() {
+                K::DisplayHelp
+                | K::DisplayVersion
+                | K::DisplayHelpOnMissingArgumentOrSubcommand => {
+                    let mut out = std::io::stdout().lock();
+                    let _ = write!(out, "{}", e.render());
+                    let _ = out.flush();
+                    Ok(())
+                }
+                _ => Err(errors::from_clap(&e, &args)),
+            };
+        }
+    };
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(c) => c,
+        Err(e) => return Err(errors::from_clap(&e, &args)),
+    };
+
+    if cli.version {
+        return version::run();
+    }
+    match cli.command {
+        None => {
+            no_extra_args("ytt", &cli.template.extra)?;
+            template::run(Options::from_flags(cli.template)?)
+        }
+        Some(Command::Template(f)) => {
+            no_extra_args("ytt template", &f.extra)?;
+            template::run(Options::from_flags(f)?)
+        }
+        Some(Command::Version(a)) => {
+            no_extra_args("ytt version", &a.extra)?;
+            version::run()
+        }
+        Some(Command::Fmt(f)) => {
+            no_extra_args("ytt fmt", &f.extra)?;
+            fmt::run(&f)
+        }
+        Some(Command::Completion(c)) => completion::run(&c.args),
+        Some(Command::Website(w)) => {
+            no_extra_args("ytt website", &w.extra)?;
+            bail!("Command 'ytt website' is not supported by this ytt (it serves the playground over HTTP)")
+        }
+    }
+}
+
+fn no_extra_args(path: &str, extra: &[String]) -> Result<()> {
+    if let Some(first) = extra.first() {
+        bail!("command '{path}' does not accept extra arguments '{first}'");
+    }
+    Ok(())
+}

@@ -1,0 +1,207 @@
+//! Writing a run's result: stdout in the chosen format (text outputs never go to stdout;
+//! a warning does instead), output directories, or bulk JSON.
+//!
+//! Everything is rendered into memory first; nothing is written when any part fails.
+
+use std::io::Write;
+
+use anyhow::{anyhow, Result};
+
+use super::options::{OutputFormat, OutputOptions};
+use crate::files::bulk::bulk_out_json;
+use crate::files::outdir::OutputDirectory;
+use crate::workspace::{OutputContent, OutputFile};
+use crate::yaml::{Doc, DocSet, Meta};
+
+/// The warning printed to stderr when text outputs exist but output goes to stdout.
+pub const NON_YAML_WARNING: &str = "\nWarning: Found Non-YAML templates in input. Non-YAML templates are not rendered to standard output.\nIf you want to include those results, use the --output-files or --dangerous-emptied-output-directory flag.\n";
+
+/// What a run produced, ready to be written.
+#[derive(Debug, Default)]
+pub struct RunOutput {
+    /// Documents for stdout (all YAML outputs, or what an inspect flag printed).
+    pub docs: DocSet,
+    /// The output files (for `--output-files`, the emptied directory and `--bulk-out`).
+    pub files: Vec<OutputFile>,
+}
+
+impl RunOutput {
+    /// From rendered output files: stdout gets every YAML output's documents, in order.
+    pub fn from_files(files: Vec<OutputFile>) -> RunOutput {
+        let mut docs = DocSet::default();
+        for f in &files {
+            if let OutputContent::Yaml(ds) = &f.content {
+                docs.docs.extend(ds.docs.iter().cloned());
+            }
+        }
+        RunOutput { docs, files }
+    }
+
+    /// Stdout-only output (inspect flags).
+    pub fn from_docs(docs: Vec<Doc>) -> RunOutput {
+        RunOutput {
+            docs: DocSet {
+                docs,
+                meta: Meta::default(),
+            },
+            files: Vec::new(),
+        }
+    }
+}
+
+/// The output files in writing order (text files first, then YAML files, each in render
+/// order), with their content: YAML outputs are always YAML, whatever `-o` says.
+fn file_contents(files: &[OutputFile]) -> Result<Vec<(String, Vec<u8>)>> {
+    let mut text = Vec::new();
+    let mut yaml = Vec::new();
+    for f in files {
+        match &f.content {
+            OutputContent::Text(s) => text.push((f.rel_path.clone(), s.clone().into_bytes())),
+            OutputContent::Yaml(ds) => yaml.push((f.rel_path.clone(), emit_yaml(ds)?.into_bytes())),
+        }
+    }
+    text.extend(yaml);
+    Ok(text)
+}
+
+/// Writes `out` as the options say.
+pub fn write(opts: &OutputOptions, out: RunOutput) -> Result<()> {
+    let dir = match (&opts.emptied_output_directory, &opts.output_files) {
+        (Some(d), _) => Some((d.clone(), true)),
+        (None, Some(d)) => Some((d.clone(), false)),
+        (None, None) => None,
+    };
+    if let Some((dir, empty_first)) = dir {
+        let outdir = OutputDirectory {
+            dir,
+            files: file_contents(&out.files)?,
+            empty_first,
+        };
+        let log = outdir.write()?;
+        write_stdout(log.as_bytes())?;
+        return Ok(());
+    }
+
+    let text = match opts.format {
+        OutputFormat::Yaml => emit_yaml(&out.docs)?,
+        OutputFormat::Json => emit_json(&out.docs)?,
+        OutputFormat::Pos => emit_pos(&out.docs)?,
+    };
+    write_stdout(text.as_bytes())?;
+    if out
+        .files
+        .iter()
+        .any(|f| matches!(f.content, OutputContent::Text(_)))
+    {
+        let mut err = std::io::stderr().lock();
+        let _ = err.write_all(NON_YAML_WARNING.as_bytes());
+    }
+    Ok(())
+}
+
+/// `--bulk-out`: the output files (text first) or the error, as one JSON value.
+pub fn write_bulk(result: Result<RunOutput>) -> Result<()> {
+    let json = match result.and_then(|out| file_contents(&out.files)) {
+        Ok(files) => {
+            let files: Vec<(String, String)> = files
+                .into_iter()
+                .map(|(n, d)| (n, String::from_utf8_lossy(&d).into_owned()))
+                .collect();
+            bulk_out_json(&files, None)
+        }
+        Err(e) => bulk_out_json(&[], Some(&format!("{e:#}"))),
+    };
+    write_stdout(json.as_bytes())
+}
+
+pub fn write_stdout(bytes: &[u8]) -> Result<()> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let res = out.write_all(bytes).and_then(|_| out.flush());
+    match res {
+        Ok(()) => Ok(()),
+        // A closed pipe (`ytt … | head`) is not worth an error report.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(anyhow!("Writing to standard output: {e}")),
+    }
+}
+
+pub fn emit_yaml(ds: &DocSet) -> Result<String> {
+    emitters::yaml(ds)
+}
+
+pub fn emit_json(ds: &DocSet) -> Result<String> {
+    emitters::json(ds)
+}
+
+pub fn emit_pos(ds: &DocSet) -> Result<String> {
+    emitters::pos(ds)
+}
+
+/// Calls into `crate::yaml::emit` (owned by the YAML module).
+mod emitters {
+    use anyhow::{anyhow, Result};
+
+    use crate::yaml::{emit, DocSet};
+
+    pub fn yaml(ds: &DocSet) -> Result<String> {
+        let mut out = String::new();
+        emit::yaml_docset(ds, &mut out);
+        Ok(out)
+    }
+
+    pub fn json(ds: &DocSet) -> Result<String> {
+        let mut out = String::new();
+        emit::json_docset(ds, &mut out).map_err(|e| anyhow!("{e}"))?;
+        Ok(out)
+    }
+
+    pub fn pos(ds: &DocSet) -> Result<String> {
+        let mut out = String::new();
+        emit::pos_docset(ds, &mut out);
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::yaml::Node;
+
+    fn yaml_file(name: &str, docs: Vec<Node>) -> OutputFile {
+        OutputFile {
+            rel_path: name.into(),
+            content: OutputContent::Yaml(DocSet {
+                docs: docs
+                    .into_iter()
+                    .map(|value| Doc {
+                        value,
+                        meta: Meta::default(),
+                    })
+                    .collect(),
+                meta: Meta::default(),
+            }),
+        }
+    }
+
+    #[test]
+    fn text_files_are_written_first() {
+        let files = vec![
+            yaml_file("a.yml", vec![Node::Int(1)]),
+            OutputFile {
+                rel_path: "t.txt".into(),
+                content: OutputContent::Text("hi".into()),
+            },
+            yaml_file("b.yml", vec![Node::Str("x".into()), Node::Null]),
+        ];
+        let names: Vec<String> = file_contents(&files)
+            .unwrap()
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect();
+        assert_eq!(names, ["t.txt", "a.yml", "b.yml"]);
+        let out = RunOutput::from_files(files);
+        assert_eq!(out.docs.docs.len(), 3);
+        assert_eq!(emit_yaml(&out.docs).unwrap(), "1\n---\nx\n");
+        assert_eq!(emit_json(&out.docs).unwrap(), "1\"x\"");
+    }
+}

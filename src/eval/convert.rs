@@ -1,0 +1,190 @@
+//! Conversion between Starlark values and YAML nodes.
+
+use anyhow::{anyhow, bail};
+use starlark::collections::SmallMap;
+use starlark::values::dict::{AllocDict, DictRef};
+use starlark::values::float::StarlarkFloat;
+use starlark::values::list::{AllocList, ListRef};
+use starlark::values::tuple::TupleRef;
+use starlark::values::{Heap, UnpackValue, Value, ValueLike};
+
+use super::fragment::{FragmentNode, YamlFragment};
+use super::ystruct::{struct_fields, YttStruct};
+use crate::yaml::{Array, ArrayItem, Map, MapItem, Meta, Node};
+
+/// Starlark value → node (the value of a YAML node set by `#@ expr`, `yaml.encode`, …).
+pub fn to_node(v: Value) -> anyhow::Result<Node> {
+    to_node_depth(v, 0)
+}
+
+const MAX_DEPTH: usize = 1000;
+
+fn to_node_depth(v: Value, depth: usize) -> anyhow::Result<Node> {
+    if depth > MAX_DEPTH {
+        bail!("value is nested too deeply (more than {MAX_DEPTH} levels) to convert to YAML");
+    }
+    if v.is_none() {
+        return Ok(Node::Null);
+    }
+    if let Some(b) = v.unpack_bool() {
+        return Ok(Node::Bool(b));
+    }
+    if let Some(s) = v.unpack_str() {
+        return Ok(Node::Str(s.to_owned()));
+    }
+    if v.get_type() == "int" {
+        return match i64::unpack_value(v) {
+            Ok(Some(i)) => Ok(Node::Int(i)),
+            _ => bail!("integer value {v} is too large to be represented in YAML (64-bit at most)"),
+        };
+    }
+    if let Some(f) = v.downcast_ref::<StarlarkFloat>() {
+        return Ok(Node::Float(f.0));
+    }
+    if let Some(d) = DictRef::from_value(v) {
+        let mut items = Vec::with_capacity(d.len());
+        for (k, val) in d.iter() {
+            items.push(MapItem {
+                key: key_from_value(k)?,
+                value: to_node_depth(val, depth + 1)?,
+                meta: Meta::default(),
+            });
+        }
+        return Ok(Node::Map(Map { items }));
+    }
+    if let Some(l) = ListRef::from_value(v) {
+        return seq_to_node(l.iter(), depth);
+    }
+    if let Some(t) = TupleRef::from_value(v) {
+        return seq_to_node(t.iter(), depth);
+    }
+    if let Some(f) = v.downcast_ref::<YamlFragment>() {
+        return fragment_to_node(&f.node);
+    }
+    if let Some(fields) = struct_fields(v) {
+        let mut items = Vec::with_capacity(fields.len());
+        for (k, val) in fields {
+            items.push(MapItem {
+                key: Node::Str(k.to_owned()),
+                value: to_node_depth(val, depth + 1)?,
+                meta: Meta::default(),
+            });
+        }
+        return Ok(Node::Map(Map { items }));
+    }
+    Err(unconvertible(v))
+}
+
+fn unconvertible(v: Value) -> anyhow::Error {
+    let t = v.get_type();
+    if t.starts_with("@ytt:") {
+        if t == "@ytt:assert.assertion" {
+            return anyhow!("{t} does not encode (did you mean to call check()?)");
+        }
+        // url.value, url.user, ip.addr, ip.net (wording of the reference).
+        let hint = "(hint: use .string())";
+        return anyhow!("Unable to convert value: {t} does not automatically encode {hint}");
+    }
+    anyhow!("Unable to convert value: {t}")
+}
+
+fn seq_to_node<'v>(it: impl Iterator<Item = Value<'v>>, depth: usize) -> anyhow::Result<Node> {
+    let mut items = Vec::new();
+    for v in it {
+        items.push(ArrayItem {
+            value: to_node_depth(v, depth + 1)?,
+            meta: Meta::default(),
+        });
+    }
+    Ok(Node::Array(Array { items }))
+}
+
+pub fn fragment_to_node(f: &FragmentNode) -> anyhow::Result<Node> {
+    Ok(match f {
+        FragmentNode::Empty => Node::Null,
+        FragmentNode::Map(m) => Node::Map(m.clone()),
+        FragmentNode::Array(a) => Node::Array(a.clone()),
+        FragmentNode::DocSet(ds) => Node::Array(Array {
+            items: ds
+                .docs
+                .iter()
+                .map(|d| ArrayItem {
+                    value: d.value.clone(),
+                    meta: d.meta.clone(),
+                })
+                .collect(),
+        }),
+    })
+}
+
+/// A map key: only scalars are allowed.
+pub fn key_from_value(v: Value) -> anyhow::Result<Node> {
+    let n = to_node(v)?;
+    if !n.is_scalar() {
+        bail!("map key must be a scalar (string, int, float, bool or null), but was {}", v.get_type());
+    }
+    Ok(n)
+}
+
+/// Node → Starlark value with maps as dicts (`yaml.decode`, `json.decode`, …).
+pub fn from_node<'v>(heap: Heap<'v>, n: &Node) -> Value<'v> {
+    match n {
+        Node::Map(m) => heap.alloc(AllocDict(
+            m.items
+                .iter()
+                .map(|i| (from_node(heap, &i.key), from_node(heap, &i.value))),
+        )),
+        Node::Array(a) => heap.alloc(AllocList(a.items.iter().map(|i| from_node(heap, &i.value)))),
+        _ => scalar_value(heap, n),
+    }
+}
+
+/// Node → Starlark value inside a fragment: collections stay fragments.
+pub fn from_node_in_fragment<'v>(heap: Heap<'v>, n: &Node) -> Value<'v> {
+    match n {
+        Node::Map(_) | Node::Array(_) => match YamlFragment::from_node(n.clone()) {
+            Some(f) => heap.alloc(f),
+            None => Value::new_none(),
+        },
+        _ => scalar_value(heap, n),
+    }
+}
+
+/// Node → Starlark value with maps as structs (`data.values`, `struct.encode`).
+pub fn from_node_struct<'v>(heap: Heap<'v>, n: &Node) -> anyhow::Result<Value<'v>> {
+    Ok(match n {
+        Node::Map(m) => {
+            let mut fields = SmallMap::with_capacity(m.items.len());
+            for i in &m.items {
+                let Node::Str(k) = &i.key else {
+                    bail!(
+                        "expected map key to be a string to be used as a struct field, but was {} ({})",
+                        i.key.type_name(),
+                        i.meta.pos.describe()
+                    );
+                };
+                fields.insert(k.clone(), from_node_struct(heap, &i.value)?);
+            }
+            heap.alloc(YttStruct::new(fields))
+        }
+        Node::Array(a) => {
+            let mut items = Vec::with_capacity(a.items.len());
+            for i in &a.items {
+                items.push(from_node_struct(heap, &i.value)?);
+            }
+            heap.alloc(AllocList(items))
+        }
+        _ => scalar_value(heap, n),
+    })
+}
+
+pub fn scalar_value<'v>(heap: Heap<'v>, n: &Node) -> Value<'v> {
+    match n {
+        Node::Null => Value::new_none(),
+        Node::Bool(b) => Value::new_bool(*b),
+        Node::Int(i) => heap.alloc(*i),
+        Node::Float(f) => heap.alloc(*f),
+        Node::Str(s) => heap.alloc(s.as_str()),
+        Node::Map(_) | Node::Array(_) => from_node(heap, n),
+    }
+}

@@ -1,0 +1,146 @@
+//! Turning Starlark errors into the reference's report: the message, then the stack of
+//! template lines it went through, innermost first.
+//!
+//! ```text
+//! - unknown binary op: int + string
+//!     in <toplevel>
+//!       tpl.yml:5 |     int: #@ 123 + "124"
+//! ```
+
+use starlark::ErrorKind;
+
+use super::runtime::Runtime;
+
+/// A template position resolved from generated code.
+struct Level {
+    func: String,
+    file: String,
+    line: u32,
+    src: String,
+}
+
+/// Formats an evaluation error as the reference does (the text after `ytt: Error: `).
+pub fn format_error(rt: &Runtime, e: &starlark::Error) -> String {
+    let message = clean_message(&kind_message(e.kind()));
+    let mut lines = message.lines();
+    let first = lines.next().unwrap_or("").to_owned();
+    let reason: Vec<&str> = lines.collect();
+
+    let is_static = matches!(e.kind(), ErrorKind::Parser(_) | ErrorKind::Scope(_));
+    let levels = levels(rt, e);
+    let mut out = format!("\n- {first}");
+    for l in &levels {
+        if is_static {
+            out.push_str(&format!("\n    {}:{} | {}", l.file, l.line, l.src));
+        } else {
+            out.push_str(&format!(
+                "\n    in {}\n      {}:{} | {}",
+                l.func, l.file, l.line, l.src
+            ));
+        }
+    }
+    if !reason.is_empty() {
+        out.push_str("\n\n    reason:");
+        for r in reason {
+            out.push_str("\n     ");
+            out.push_str(r);
+        }
+    }
+    out
+}
+
+fn kind_message(kind: &ErrorKind) -> String {
+    match kind {
+        ErrorKind::Fail(e) => format!("fail: {e:#}"),
+        ErrorKind::StackOverflow(e)
+        | ErrorKind::Value(e)
+        | ErrorKind::Function(e)
+        | ErrorKind::Scope(e)
+        | ErrorKind::Parser(e)
+        | ErrorKind::Freeze(e)
+        | ErrorKind::Native(e)
+        | ErrorKind::Other(e) => format!("{e:#}"),
+        ErrorKind::Internal(e) => format!("internal error: {e:#}"),
+        _ => kind.to_string(),
+    }
+}
+
+/// Rewords starlark-rust messages into the reference's words where they differ.
+fn clean_message(msg: &str) -> String {
+    if let Some(rest) = msg.strip_prefix("Variable `") {
+        if let Some(name) = rest.strip_suffix("` not found") {
+            let hint = match name {
+                "true" => " (hint: use 'True' instead of 'true' for boolean assignment)",
+                "false" => " (hint: use 'False' instead of 'false' for boolean assignment)",
+                "null" | "nil" => " (hint: use 'None' instead of 'null' for null values)",
+                _ => "",
+            };
+            return format!("undefined: {name}{hint}");
+        }
+    }
+    if let Some(rest) = msg.strip_prefix("Key `") {
+        if let Some(key) = rest.strip_suffix("` was not found") {
+            return format!("key {key} not in dict");
+        }
+    }
+    if let Some(rest) = msg.strip_prefix("Operation `") {
+        // Operation `+` not supported for types `int` and `string`
+        let parts: Vec<&str> = rest.split('`').collect();
+        if parts.len() >= 6 && parts[1].contains("not supported for types") {
+            return format!("unknown binary op: {} {} {}", parts[2], parts[0], parts[4]);
+        }
+    }
+    msg.to_owned()
+}
+
+/// Resolves the error's stack to template lines, innermost first.
+fn levels(rt: &Runtime, e: &starlark::Error) -> Vec<Level> {
+    // starlark-rust's frames are (callee name, call site in the caller); the innermost
+    // location is the error's own span
+    let frames = &e.call_stack().frames;
+    let mut raw: Vec<(String, Option<&starlark::codemap::FileSpan>)> = Vec::new();
+    let mut func = "<toplevel>".to_owned();
+    for f in frames {
+        raw.push((func.clone(), f.location.as_ref()));
+        func = f.name.clone();
+    }
+    raw.push((func, e.span()));
+    let mut levels = Vec::new();
+    for (func, span) in raw.into_iter().rev() {
+        let Some(span) = span else { continue };
+        let Ok(id) = span.filename().parse::<u32>() else {
+            continue;
+        };
+        let Some(t) = rt.template(id) else { continue };
+        let gen_line = span.resolve_span().begin.line;
+        let Some(Some(line)) = t.line_map.get(gen_line).copied() else {
+            continue;
+        };
+        levels.push(Level {
+            func,
+            file: t.name.to_string(),
+            line,
+            src: t.src_line(line).to_owned(),
+        });
+    }
+    levels
+}
+
+#[cfg(test)]
+mod tests {
+    use super::clean_message;
+
+    #[test]
+    fn rewords_common_messages() {
+        assert_eq!(clean_message("Variable `x` not found"), "undefined: x");
+        assert_eq!(
+            clean_message("Variable `true` not found"),
+            "undefined: true (hint: use 'True' instead of 'true' for boolean assignment)"
+        );
+        assert_eq!(
+            clean_message("Operation `+` not supported for types `int` and `string`"),
+            "unknown binary op: int + string"
+        );
+        assert_eq!(clean_message("Key `\"a\"` was not found"), "key \"a\" not in dict");
+    }
+}

@@ -1,0 +1,72 @@
+//! Running a compiled template as a Starlark module.
+
+use starlark::environment::{FrozenModule, Globals, GlobalsBuilder, LibraryExtension, Module};
+use starlark::eval::{Evaluator, FileLoader};
+use starlark::syntax::{AstModule, Dialect};
+use starlark::PrintHandler;
+
+use super::error::format_error;
+use super::runtime::{instructions, Extra, RootOutput, Runtime};
+use crate::template::CompiledTemplate;
+
+/// ytt's Starlark: top-level statements, keyword-only arguments, loaded names stay local.
+pub fn dialect() -> Dialect {
+    Dialect {
+        enable_top_level_stmt: true,
+        enable_keyword_only_arguments: true,
+        enable_load_reexport: false,
+        enable_f_strings: false,
+        ..Dialect::Standard
+    }
+}
+
+/// The globals every template sees: Starlark's builtins (with `set` and `print`) and the
+/// instruction functions.
+pub fn globals() -> Globals {
+    GlobalsBuilder::extended_by(&[LibraryExtension::SetType, LibraryExtension::Print])
+        .with(instructions)
+        .build()
+}
+
+/// `print()` writes to stderr, as in the reference.
+struct StderrPrint;
+
+impl PrintHandler for StderrPrint {
+    fn println(&self, text: &str) -> starlark::Result<()> {
+        eprintln!("{text}");
+        Ok(())
+    }
+}
+
+/// Evaluates a template: returns its frozen module (its exported symbols) and what it
+/// produced. Errors are formatted as the reference reports them.
+pub fn run_template(
+    rt: &Runtime,
+    globals: &Globals,
+    loader: &dyn FileLoader,
+    t: &CompiledTemplate,
+) -> Result<(FrozenModule, Option<RootOutput>), String> {
+    let depth = rt.context_depth();
+    let ast = AstModule::parse(&t.id.to_string(), t.code.clone(), &dialect())
+        .map_err(|e| format_error(rt, &e))?;
+    let extra = Extra(rt);
+    let result = Module::with_temp_heap(|module| {
+        {
+            let mut eval = Evaluator::new(&module);
+            eval.set_loader(loader);
+            eval.set_print_handler(&StderrPrint);
+            eval.extra = Some(&extra);
+            eval.eval_module(ast, globals)?;
+        }
+        module
+            .freeze()
+            .map_err(|_| starlark::Error::new_other(anyhow::anyhow!("failed to freeze module")))
+    });
+    match result {
+        Ok(frozen) => Ok((frozen, rt.take_result(t.id))),
+        Err(e) => {
+            rt.reset_contexts(depth);
+            Err(format_error(rt, &e))
+        }
+    }
+}

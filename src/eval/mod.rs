@@ -1,0 +1,8 @@
+//! The Starlark runtime: value types, conversions, the template runtime, error reports.
+
+pub mod convert;
+pub mod error;
+pub mod exec;
+pub mod fragment;
+pub mod runtime;
+pub mod ystruct;

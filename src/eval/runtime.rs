@@ -1,0 +1,674 @@
+//! The template runtime: the instruction functions generated code calls
+//! (`__ytt_start_node`, `__ytt_set_node`, …) and the node contexts they build.
+//!
+//! Every function whose body holds YAML (or text) nodes runs in its own context; nodes
+//! are recorded in the context's arena as they start, attached to their nearest started
+//! ancestor, and materialised into a node tree when the context ends.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::fmt;
+use std::rc::Rc;
+
+use allocative::Allocative;
+use anyhow::{anyhow, bail};
+use starlark::any::ProvidesStaticType;
+use starlark::environment::GlobalsBuilder;
+use starlark::eval::Evaluator;
+use starlark::starlark_module;
+use starlark::starlark_simple_value;
+use starlark::values::dict::AllocDict;
+use starlark::values::dict::DictRef;
+use starlark::values::none::NoneType;
+use starlark::values::tuple::UnpackTuple;
+use starlark::values::{Heap, NoSerialize, StarlarkPagable, StarlarkValue, Value, ValueLike};
+use starlark_derive::starlark_value;
+
+use super::convert::{from_node_in_fragment, key_from_value, to_node};
+use super::fragment::{FragmentNode, YamlFragment};
+use super::ystruct::struct_fields;
+use crate::template::{CompiledTemplate, TKind};
+use crate::yaml::{Array, ArrayItem, Doc, DocSet, Map, MapItem, Meta, Node};
+
+/// What a root template produced.
+#[derive(Debug, Clone)]
+pub enum RootOutput {
+    Docs(DocSet),
+    Text(String),
+}
+
+/// The value a node was given by code.
+#[derive(Debug)]
+enum Setting {
+    Value(Node),
+    /// `template.replace(...)`: the node is replaced by the items of this node.
+    Replace(Node),
+}
+
+#[derive(Debug)]
+struct RNode {
+    tag: u32,
+    setting: Option<Setting>,
+    key: Option<Node>,
+    children: Vec<usize>,
+    /// Left out of the output (an earlier item whose key a later one overrode).
+    overridden: bool,
+}
+
+#[derive(Debug)]
+struct Ctx {
+    template: u32,
+    arena: Vec<RNode>,
+    root: Option<usize>,
+    /// Started nodes from the root down to the last one: (tag, arena index).
+    parents: Vec<(u32, usize)>,
+}
+
+/// State shared by every template evaluated in one run.
+#[derive(Default)]
+pub struct Runtime {
+    templates: RefCell<Vec<Rc<CompiledTemplate>>>,
+    ctxs: RefCell<Vec<Ctx>>,
+    results: RefCell<HashMap<u32, RootOutput>>,
+}
+
+/// Handed to the evaluator as `eval.extra`.
+#[derive(ProvidesStaticType)]
+pub struct Extra<'a>(pub &'a Runtime);
+
+fn runtime<'a>(eval: &Evaluator<'_, 'a, '_>) -> anyhow::Result<&'a Runtime> {
+    eval.extra
+        .and_then(|e| e.downcast_ref::<Extra>())
+        .map(|e| e.0)
+        .ok_or_else(|| anyhow!("template instruction called outside of a template"))
+}
+
+impl Runtime {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The id the next registered template will get.
+    pub fn next_id(&self) -> u32 {
+        self.templates.borrow().len() as u32
+    }
+
+    pub fn register(&self, t: CompiledTemplate) -> Rc<CompiledTemplate> {
+        let t = Rc::new(t);
+        self.templates.borrow_mut().push(t.clone());
+        t
+    }
+
+    pub fn template(&self, id: u32) -> Option<Rc<CompiledTemplate>> {
+        self.templates.borrow().get(id as usize).cloned()
+    }
+
+    /// The output of a root template once its code ran.
+    pub fn take_result(&self, id: u32) -> Option<RootOutput> {
+        self.results.borrow_mut().remove(&id)
+    }
+
+    /// Forgets contexts left open by an evaluation that failed.
+    pub fn reset_contexts(&self, depth: usize) {
+        self.ctxs.borrow_mut().truncate(depth);
+    }
+
+    pub fn context_depth(&self) -> usize {
+        self.ctxs.borrow().len()
+    }
+
+    fn tpl(&self, id: u32) -> anyhow::Result<Rc<CompiledTemplate>> {
+        self.template(id)
+            .ok_or_else(|| anyhow!("internal error: unknown template {id}"))
+    }
+
+    fn start_ctx(&self, template: u32) {
+        self.ctxs.borrow_mut().push(Ctx {
+            template,
+            arena: Vec::new(),
+            root: None,
+            parents: Vec::new(),
+        });
+    }
+
+    fn pop_ctx(&self) -> anyhow::Result<Ctx> {
+        self.ctxs
+            .borrow_mut()
+            .pop()
+            .ok_or_else(|| anyhow!("internal error: node context ended twice"))
+    }
+
+    fn start_node(&self, template: u32, tag: u32) -> anyhow::Result<()> {
+        let t = self.tpl(template)?;
+        let mut ctxs = self.ctxs.borrow_mut();
+        let ctx = ctxs
+            .last_mut()
+            .ok_or_else(|| anyhow!("internal error: node started outside of a context"))?;
+        let node = t
+            .nodes
+            .get(tag as usize)
+            .ok_or_else(|| anyhow!("internal error: unknown node {tag}"))?;
+        if ctx.root.is_none() {
+            // a function's first node decides what it returns: items are wrapped in
+            // their collection (ytt's "wrap root value")
+            let wrap = matches!(
+                node.kind,
+                TKind::MapItem | TKind::ArrayItem | TKind::Doc | TKind::TextChunk
+            );
+            let root_tag = match (wrap, node.parent) {
+                (true, Some(p)) => p,
+                _ => tag,
+            };
+            ctx.arena.push(RNode::new(root_tag));
+            ctx.root = Some(0);
+            ctx.parents.push((root_tag, 0));
+            if root_tag == tag {
+                return Ok(());
+            }
+        }
+        // unwind to the nearest started ancestor
+        loop {
+            let Some(&(ptag, _)) = ctx.parents.last() else {
+                bail!("internal error: no started ancestor for node {tag}");
+            };
+            if is_ancestor(&t, ptag, tag) {
+                break;
+            }
+            ctx.parents.pop();
+        }
+        let Some(&(_, parent_inst)) = ctx.parents.last() else {
+            bail!("internal error: no started ancestor for node {tag}");
+        };
+        if node.kind == TKind::MapItem {
+            if let Some(key) = &node.key {
+                check_duplicate_key(&t, ctx, parent_inst, key, node.key_override)?;
+            }
+        }
+        let inst = ctx.arena.len();
+        ctx.arena.push(RNode::new(tag));
+        ctx.arena[parent_inst].children.push(inst);
+        ctx.parents.push((tag, inst));
+        Ok(())
+    }
+
+    fn current_node<'c>(ctx: &'c mut Ctx, tag: u32) -> anyhow::Result<&'c mut RNode> {
+        let inst = ctx
+            .parents
+            .iter()
+            .rev()
+            .find(|(t, _)| *t == tag)
+            .map(|(_, i)| *i)
+            .ok_or_else(|| anyhow!("internal error: node {tag} is not started"))?;
+        Ok(&mut ctx.arena[inst])
+    }
+
+    fn set_node(&self, template: u32, tag: u32, value: Value) -> anyhow::Result<()> {
+        let t = self.tpl(template)?;
+        let kind = t
+            .nodes
+            .get(tag as usize)
+            .map(|n| n.kind)
+            .ok_or_else(|| anyhow!("internal error: unknown node {tag}"))?;
+        let setting = if let Some(r) = value.downcast_ref::<ReplaceMarker>() {
+            Setting::Replace(r.node.clone())
+        } else if kind == TKind::TextChunk {
+            match value.unpack_str() {
+                Some(s) => Setting::Value(Node::Str(s.to_owned())),
+                None => bail!(
+                    "cannot set non-string value ({}), consider using str(...) to convert to string",
+                    go_type_name(value)
+                ),
+            }
+        } else {
+            Setting::Value(to_node(value)?)
+        };
+        let mut ctxs = self.ctxs.borrow_mut();
+        let ctx = ctxs
+            .last_mut()
+            .ok_or_else(|| anyhow!("internal error: no node context"))?;
+        Self::current_node(ctx, tag)?.setting = Some(setting);
+        Ok(())
+    }
+
+    fn set_key(&self, template: u32, tag: u32, value: Value) -> anyhow::Result<()> {
+        let t = self.tpl(template)?;
+        let key = key_from_value(value)?;
+        let mut ctxs = self.ctxs.borrow_mut();
+        let ctx = ctxs
+            .last_mut()
+            .ok_or_else(|| anyhow!("internal error: no node context"))?;
+        let inst = ctx
+            .parents
+            .iter()
+            .rev()
+            .find(|(t, _)| *t == tag)
+            .map(|(_, i)| *i)
+            .ok_or_else(|| anyhow!("internal error: node {tag} is not started"))?;
+        let override_ok = t.nodes.get(tag as usize).is_some_and(|n| n.key_override);
+        if let Some(&(_, parent_inst)) = ctx
+            .parents
+            .iter()
+            .rev()
+            .find(|(_, i)| ctx.arena[*i].children.contains(&inst))
+        {
+            let others: Vec<usize> = ctx.arena[parent_inst]
+                .children
+                .iter()
+                .copied()
+                .filter(|&c| c != inst)
+                .collect();
+            for c in others {
+                let existing = item_key(&t, &ctx.arena[c]);
+                if !ctx.arena[c].overridden && existing.is_some_and(|k| k.value_eq(&key)) {
+                    if override_ok {
+                        ctx.arena[c].overridden = true;
+                    } else {
+                        bail!(duplicate_key_message(&key));
+                    }
+                }
+            }
+        }
+        ctx.arena[inst].key = Some(key);
+        Ok(())
+    }
+
+    /// Ends a function's context: its nodes as a value (a fragment, or a string for text).
+    fn end_ctx<'v>(&self, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
+        let ctx = self.pop_ctx()?;
+        let t = self.tpl(ctx.template)?;
+        let Some(root) = ctx.root else {
+            return Ok(heap.alloc(YamlFragment::new(FragmentNode::Empty)));
+        };
+        let m = Materializer { t: &t, ctx: &ctx };
+        Ok(match t.nodes[ctx.arena[root].tag as usize].kind {
+            TKind::DocSet => heap.alloc(YamlFragment::new(FragmentNode::DocSet(m.docset(root)?))),
+            TKind::Map => heap.alloc(YamlFragment::new(FragmentNode::Map(m.map(root)?))),
+            TKind::Array => heap.alloc(YamlFragment::new(FragmentNode::Array(m.array(root)?))),
+            TKind::Text => heap.alloc(m.text(root)?),
+            _ => heap.alloc(YamlFragment::new(FragmentNode::Empty)),
+        })
+    }
+
+    fn end_root(&self) -> anyhow::Result<()> {
+        let ctx = self.pop_ctx()?;
+        let t = self.tpl(ctx.template)?;
+        let m = Materializer { t: &t, ctx: &ctx };
+        let out = match ctx.root {
+            None => RootOutput::Docs(DocSet::default()),
+            Some(root) => match t.nodes[ctx.arena[root].tag as usize].kind {
+                TKind::Text => RootOutput::Text(m.text(root)?),
+                _ => RootOutput::Docs(m.docset(root)?),
+            },
+        };
+        self.results.borrow_mut().insert(ctx.template, out);
+        Ok(())
+    }
+}
+
+impl RNode {
+    fn new(tag: u32) -> Self {
+        RNode {
+            tag,
+            setting: None,
+            key: None,
+            children: Vec::new(),
+            overridden: false,
+        }
+    }
+}
+
+fn is_ancestor(t: &CompiledTemplate, ancestor: u32, mut tag: u32) -> bool {
+    let target_depth = t.nodes[ancestor as usize].depth;
+    while let Some(p) = t.nodes[tag as usize].parent {
+        if t.nodes[p as usize].depth < target_depth {
+            return false;
+        }
+        if p == ancestor {
+            return true;
+        }
+        tag = p;
+    }
+    false
+}
+
+fn item_key<'a>(t: &'a CompiledTemplate, n: &'a RNode) -> Option<&'a Node> {
+    if matches!(n.setting, Some(Setting::Replace(_))) {
+        return None;
+    }
+    n.key.as_ref().or(t.nodes[n.tag as usize].key.as_ref())
+}
+
+fn duplicate_key_message(key: &Node) -> String {
+    let k = match key {
+        Node::Str(s) => s.clone(),
+        other => crate::yaml::emit::yaml_node(other).trim_end().to_owned(),
+    };
+    format!(
+        "expected key '{k}' to not be specified again (unless 'yaml/map-key-override' annotation is added)"
+    )
+}
+
+fn check_duplicate_key(
+    t: &CompiledTemplate,
+    ctx: &mut Ctx,
+    parent: usize,
+    key: &Node,
+    override_ok: bool,
+) -> anyhow::Result<()> {
+    let children = ctx.arena[parent].children.clone();
+    for c in children {
+        let same = !ctx.arena[c].overridden && item_key(t, &ctx.arena[c]).is_some_and(|k| k.value_eq(key));
+        if same {
+            if override_ok {
+                ctx.arena[c].overridden = true;
+            } else {
+                bail!(duplicate_key_message(key));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Go type names, as the reference prints them in messages.
+fn go_type_name(v: Value) -> &'static str {
+    match v.get_type() {
+        "int" => "int64",
+        "float" => "float64",
+        "bool" => "bool",
+        "NoneType" => "<nil>",
+        "list" => "[]interface {}",
+        "dict" => "*orderedmap.Map",
+        _ => "starlark value",
+    }
+}
+
+/// Builds node trees from a finished context.
+struct Materializer<'a> {
+    t: &'a CompiledTemplate,
+    ctx: &'a Ctx,
+}
+
+impl Materializer<'_> {
+    fn rnode(&self, inst: usize) -> &RNode {
+        &self.ctx.arena[inst]
+    }
+
+    fn meta(&self, n: &RNode) -> Meta {
+        Meta::at(self.t.nodes[n.tag as usize].pos.clone())
+    }
+
+    /// The value of an item node (document, map item, array item).
+    fn item_value(&self, inst: usize) -> anyhow::Result<Node> {
+        let n = self.rnode(inst);
+        if let Some(Setting::Value(v)) = &n.setting {
+            return Ok(v.clone());
+        }
+        if let Some(&c) = n.children.first() {
+            let child = self.rnode(c);
+            return Ok(match self.t.nodes[child.tag as usize].kind {
+                TKind::Map => Node::Map(self.map(c)?),
+                TKind::Array => Node::Array(self.array(c)?),
+                _ => Node::Null,
+            });
+        }
+        Ok(self.t.nodes[n.tag as usize]
+            .literal
+            .clone()
+            .unwrap_or(Node::Null))
+    }
+
+    fn docset(&self, inst: usize) -> anyhow::Result<DocSet> {
+        let mut docs = Vec::new();
+        for &c in &self.rnode(inst).children {
+            let n = self.rnode(c);
+            match &n.setting {
+                Some(Setting::Replace(v)) => match v {
+                    Node::Array(a) => docs.extend(a.items.iter().map(|i| Doc {
+                        value: i.value.clone(),
+                        meta: i.meta.clone(),
+                    })),
+                    Node::Null => {}
+                    other => bail!(
+                        "Expected to replace document with a list or a document set, but was {}",
+                        other.type_name()
+                    ),
+                },
+                _ => docs.push(Doc {
+                    value: self.item_value(c)?,
+                    meta: self.meta(n),
+                }),
+            }
+        }
+        Ok(DocSet {
+            docs,
+            meta: Meta::default(),
+        })
+    }
+
+    fn map(&self, inst: usize) -> anyhow::Result<Map> {
+        let mut items: Vec<MapItem> = Vec::new();
+        for &c in &self.rnode(inst).children {
+            let n = self.rnode(c);
+            if n.overridden {
+                continue;
+            }
+            match &n.setting {
+                Some(Setting::Replace(v)) => match v {
+                    Node::Map(m) => {
+                        for i in &m.items {
+                            match items.iter_mut().find(|e| e.key.value_eq(&i.key)) {
+                                Some(existing) => existing.value = i.value.clone(),
+                                None => items.push(i.clone()),
+                            }
+                        }
+                    }
+                    Node::Null => {}
+                    other => bail!(
+                        "Expected to replace map item with a map, but was {}",
+                        other.type_name()
+                    ),
+                },
+                _ => {
+                    let key = n
+                        .key
+                        .clone()
+                        .or_else(|| self.t.nodes[n.tag as usize].key.clone())
+                        .unwrap_or(Node::Null);
+                    items.push(MapItem {
+                        key,
+                        value: self.item_value(c)?,
+                        meta: self.meta(n),
+                    });
+                }
+            }
+        }
+        Ok(Map { items })
+    }
+
+    fn array(&self, inst: usize) -> anyhow::Result<Array> {
+        let mut items = Vec::new();
+        for &c in &self.rnode(inst).children {
+            let n = self.rnode(c);
+            match &n.setting {
+                Some(Setting::Replace(v)) => match v {
+                    Node::Array(a) => items.extend(a.items.iter().cloned()),
+                    Node::Null => {}
+                    other => bail!(
+                        "Expected to replace array item with a list, but was {}",
+                        other.type_name()
+                    ),
+                },
+                _ => items.push(ArrayItem {
+                    value: self.item_value(c)?,
+                    meta: self.meta(n),
+                }),
+            }
+        }
+        Ok(Array { items })
+    }
+
+    fn text(&self, inst: usize) -> anyhow::Result<String> {
+        let mut out = String::new();
+        for &c in &self.rnode(inst).children {
+            let n = self.rnode(c);
+            match &n.setting {
+                Some(Setting::Value(Node::Str(s))) => out.push_str(s),
+                Some(_) => bail!("cannot set non-string value in a text template"),
+                None => out.push_str(self.t.nodes[n.tag as usize].text.as_deref().unwrap_or("")),
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// `template.replace(v)`: marks the node being set to be replaced by `v`'s items.
+#[derive(Debug, ProvidesStaticType, NoSerialize, StarlarkPagable, Allocative)]
+pub struct ReplaceMarker {
+    #[allocative(skip)]
+    #[starlark_pagable(skip)]
+    node: Node,
+}
+starlark_simple_value!(ReplaceMarker);
+
+impl fmt::Display for ReplaceMarker {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("template.replace(...)")
+    }
+}
+
+#[starlark_value(type = "template.replace")]
+impl<'v> StarlarkValue<'v> for ReplaceMarker {}
+
+impl Default for ReplaceMarker {
+    fn default() -> Self {
+        ReplaceMarker { node: Node::Null }
+    }
+}
+
+/// Infinite iterator behind `while` loops.
+#[derive(Debug, ProvidesStaticType, NoSerialize, StarlarkPagable, Allocative)]
+pub struct Forever;
+starlark_simple_value!(Forever);
+
+impl fmt::Display for Forever {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("forever")
+    }
+}
+
+#[starlark_value(type = "forever")]
+impl<'v> StarlarkValue<'v> for Forever {
+    unsafe fn iterate(&self, me: Value<'v>, _heap: Heap<'v>) -> starlark::Result<Value<'v>> {
+        Ok(me)
+    }
+    unsafe fn iter_next(&self, _index: usize, _heap: Heap<'v>) -> Option<Value<'v>> {
+        Some(Value::new_none())
+    }
+    unsafe fn iter_stop(&self) {}
+}
+
+fn as_u32(v: i32) -> anyhow::Result<u32> {
+    u32::try_from(v).map_err(|_| anyhow!("internal error: bad instruction argument {v}"))
+}
+
+/// The instruction functions every template's globals include.
+#[starlark_module]
+pub fn instructions(builder: &mut GlobalsBuilder) {
+    fn __ytt_start_ctx(template: i32, eval: &mut Evaluator) -> anyhow::Result<NoneType> {
+        runtime(eval)?.start_ctx(as_u32(template)?);
+        Ok(NoneType)
+    }
+
+    fn __ytt_end_ctx<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> anyhow::Result<Value<'v>> {
+        let rt = runtime(eval)?;
+        if let Some(v) = args.items.get(1) {
+            rt.pop_ctx()?;
+            return Ok(*v);
+        }
+        rt.end_ctx(eval.heap())
+    }
+
+    fn __ytt_end_root(template: i32, eval: &mut Evaluator) -> anyhow::Result<NoneType> {
+        let _ = template;
+        runtime(eval)?.end_root()?;
+        Ok(NoneType)
+    }
+
+    fn __ytt_start_node(template: i32, tag: i32, eval: &mut Evaluator) -> anyhow::Result<NoneType> {
+        runtime(eval)?.start_node(as_u32(template)?, as_u32(tag)?)?;
+        Ok(NoneType)
+    }
+
+    fn __ytt_set_node<'v>(
+        template: i32,
+        tag: i32,
+        value: Value<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> anyhow::Result<NoneType> {
+        runtime(eval)?.set_node(as_u32(template)?, as_u32(tag)?, value)?;
+        Ok(NoneType)
+    }
+
+    fn __ytt_set_key<'v>(
+        template: i32,
+        tag: i32,
+        value: Value<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> anyhow::Result<NoneType> {
+        runtime(eval)?.set_key(as_u32(template)?, as_u32(tag)?, value)?;
+        Ok(NoneType)
+    }
+
+    /// Annotation arguments are evaluated (so mistakes in them are reported); what the
+    /// annotations mean is decided by later pipeline steps.
+    fn __ytt_annotate<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<String, Value<'v>>,
+    ) -> anyhow::Result<NoneType> {
+        let _ = (args, kwargs);
+        Ok(NoneType)
+    }
+
+    fn __ytt_kwargs<'v>(value: Value<'v>, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
+        if DictRef::from_value(value).is_some() {
+            return Ok(value);
+        }
+        if let Some(fields) = struct_fields(value) {
+            return Ok(heap.alloc(AllocDict(fields)));
+        }
+        if let Some(f) = value.downcast_ref::<YamlFragment>() {
+            return match &*f.node {
+                FragmentNode::Empty => Ok(heap.alloc(AllocDict::EMPTY)),
+                FragmentNode::Map(m) => Ok(heap.alloc(AllocDict(m.items.iter().map(|i| {
+                    (
+                        from_node_in_fragment(heap, &i.key),
+                        from_node_in_fragment(heap, &i.value),
+                    )
+                })))),
+                _ => bail!("argument after ** must be a mapping, not yamlfragment"),
+            };
+        }
+        bail!("argument after ** must be a mapping, not {}", value.get_type())
+    }
+
+    fn __ytt_forever() -> anyhow::Result<Forever> {
+        Ok(Forever)
+    }
+}
+
+/// `@ytt:template`.
+#[starlark_module]
+pub fn template_module(builder: &mut GlobalsBuilder) {
+    fn replace<'v>(value: Value<'v>) -> anyhow::Result<ReplaceMarker> {
+        Ok(ReplaceMarker {
+            node: to_node(value)?,
+        })
+    }
+}
+
+pub fn register_template(builder: &mut GlobalsBuilder) {
+    builder.namespace("template", template_module);
+}

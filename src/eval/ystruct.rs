@@ -1,0 +1,133 @@
+//! ytt's `struct`: attribute access (`s.name`) and dict-style access (`s["name"]`), `len`,
+//! `in`, iteration over keys. `data.values`, `struct.make` and `struct.encode` produce it.
+
+use std::fmt;
+
+use allocative::Allocative;
+use starlark::any::ProvidesStaticType;
+use starlark::coerce::Coerce;
+use starlark::collections::SmallMap;
+use starlark::starlark_complex_value;
+use starlark::values::{
+    Freeze, FreezeResult, Freezer, Heap, NoSerialize, StarlarkPagable, StarlarkValue, Trace,
+    Value, ValueLike,
+};
+use starlark_derive::starlark_value;
+
+#[derive(Debug, Trace, Coerce, ProvidesStaticType, NoSerialize, StarlarkPagable, Allocative)]
+#[repr(C)]
+pub struct YttStructGen<V> {
+    pub fields: SmallMap<String, V>,
+}
+starlark_complex_value!(pub YttStruct);
+
+impl<'v> YttStruct<'v> {
+    pub fn new(fields: SmallMap<String, Value<'v>>) -> Self {
+        YttStructGen { fields }
+    }
+}
+
+impl<'v> Freeze for YttStruct<'v> {
+    type Frozen = FrozenYttStruct;
+    fn freeze(self, freezer: &Freezer) -> FreezeResult<Self::Frozen> {
+        let mut fields = SmallMap::with_capacity(self.fields.len());
+        for (k, v) in self.fields.into_iter() {
+            fields.insert(k, v.freeze(freezer)?);
+        }
+        Ok(YttStructGen { fields })
+    }
+}
+
+impl<V> fmt::Display for YttStructGen<V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("struct(...)")
+    }
+}
+
+/// Reads the fields of a struct value, frozen or not.
+pub fn struct_fields<'v>(v: Value<'v>) -> Option<Vec<(&'v str, Value<'v>)>> {
+    if let Some(s) = v.downcast_ref::<YttStruct<'v>>() {
+        return Some(
+            s.fields
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.to_value()))
+                .collect(),
+        );
+    }
+    v.downcast_ref::<FrozenYttStruct>().map(|s| {
+        s.fields
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.to_value()))
+            .collect()
+    })
+}
+
+#[starlark_value(type = "struct")]
+impl<'v, V: ValueLike<'v>> StarlarkValue<'v> for YttStructGen<V>
+where
+    Self: ProvidesStaticType<'v>,
+{
+    fn get_attr(&self, attribute: &str, _heap: Heap<'v>) -> Option<Value<'v>> {
+        self.fields.get(attribute).map(|v| v.to_value())
+    }
+
+    fn has_attr(&self, attribute: &str, _heap: Heap<'v>) -> bool {
+        self.fields.contains_key(attribute)
+    }
+
+    fn dir_attr(&self) -> Vec<String> {
+        self.fields.keys().cloned().collect()
+    }
+
+    fn at(&self, index: Value<'v>, _heap: Heap<'v>) -> starlark::Result<Value<'v>> {
+        let Some(key) = index.unpack_str() else {
+            return Err(starlark::Error::new_other(anyhow::anyhow!(
+                "struct key must be a string, but was {}",
+                index.get_type()
+            )));
+        };
+        match self.fields.get(key) {
+            Some(v) => Ok(v.to_value()),
+            None => Err(starlark::Error::new_other(anyhow::anyhow!(
+                "struct has no .{key} field or method"
+            ))),
+        }
+    }
+
+    fn length(&self) -> starlark::Result<i32> {
+        Ok(self.fields.len() as i32)
+    }
+
+    fn to_bool(&self) -> bool {
+        !self.fields.is_empty()
+    }
+
+    fn is_in(&self, other: Value<'v>) -> starlark::Result<bool> {
+        Ok(other
+            .unpack_str()
+            .is_some_and(|k| self.fields.contains_key(k)))
+    }
+
+    fn iterate_collect(&self, heap: Heap<'v>) -> starlark::Result<Vec<Value<'v>>> {
+        Ok(self
+            .fields
+            .keys()
+            .map(|k| heap.alloc(k.as_str()))
+            .collect())
+    }
+
+    fn equals(&self, other: Value<'v>) -> starlark::Result<bool> {
+        let Some(theirs) = struct_fields(other) else {
+            return Ok(false);
+        };
+        if theirs.len() != self.fields.len() {
+            return Ok(false);
+        }
+        for ((k1, v1), (k2, v2)) in self.fields.iter().zip(theirs) {
+            if k1 != k2 || !v1.to_value().equals(v2)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}

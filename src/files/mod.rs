@@ -1,0 +1,223 @@
+//! Input files: paths, directories, stdin, `name=path`, bulk JSON, file kinds, file marks.
+//!
+//! - [`source`]: turning `-f` arguments (paths, directories, `-`, `name=path`) into files,
+//!   with the symlink policy; reading standard input once.
+//! - [`marks`]: `--file-mark path:key=value`.
+//! - [`bulk`]: `--bulk-in` / `--bulk-out` JSON.
+//! - [`outdir`]: writing output files (`--output-files`, `--dangerous-emptied-output-directory`)
+//!   with the path-safety rules.
+
+pub mod bulk;
+pub mod marks;
+pub mod outdir;
+pub mod source;
+
+use std::sync::Arc;
+
+pub use source::{collect, read_stdin, SourceOptions};
+
+/// How a file takes part in a run (by extension, or by `--file-mark type=`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    YamlTemplate,
+    YamlPlain,
+    TextTemplate,
+    TextPlain,
+    Starlark,
+    Data,
+}
+
+impl FileKind {
+    /// The kind a file has by the extension of its relative path (§2.1): `.yml`/`.yaml`
+    /// YAML template, `.txt` text template, `.star` Starlark, anything else data.
+    pub fn from_path(rel_path: &str) -> FileKind {
+        match extension(rel_path) {
+            Some("yml") | Some("yaml") => FileKind::YamlTemplate,
+            Some("txt") => FileKind::TextTemplate,
+            Some("star") => FileKind::Starlark,
+            _ => FileKind::Data,
+        }
+    }
+
+    /// The kind named by `--file-mark path:type=<name>`.
+    pub fn from_mark_name(name: &str) -> Option<FileKind> {
+        Some(match name {
+            "yaml-template" => FileKind::YamlTemplate,
+            "yaml-plain" => FileKind::YamlPlain,
+            "text-template" => FileKind::TextTemplate,
+            "text-plain" => FileKind::TextPlain,
+            "starlark" => FileKind::Starlark,
+            "data" => FileKind::Data,
+            _ => return None,
+        })
+    }
+
+    pub fn is_yaml(self) -> bool {
+        matches!(self, FileKind::YamlTemplate | FileKind::YamlPlain)
+    }
+
+    pub fn is_text(self) -> bool {
+        matches!(self, FileKind::TextTemplate | FileKind::TextPlain)
+    }
+}
+
+/// The last `.`-extension of the file name of `rel_path`, without the dot.
+fn extension(rel_path: &str) -> Option<&str> {
+    let base = base_name(rel_path);
+    base.rfind('.').map(|i| &base[i + 1..])
+}
+
+fn base_name(rel_path: &str) -> &str {
+    rel_path.rsplit('/').next().unwrap_or(rel_path)
+}
+
+/// A library file (evaluated only when `load()`ed): `.star` by extension, or a file whose
+/// second-to-last extension is `lib` (`x.lib.yml`, `x.lib.yaml`, `x.lib.txt`).
+/// Decided by the path, never by a `type=` mark.
+pub fn is_library_path(rel_path: &str) -> bool {
+    let base = base_name(rel_path);
+    let parts: Vec<&str> = base.split('.').collect();
+    if parts.len() > 2 && parts[parts.len() - 2] == "lib" {
+        return matches!(parts[parts.len() - 1], "yml" | "yaml" | "txt");
+    }
+    extension(rel_path) == Some("star")
+}
+
+/// True for a file inside a private library directory (`_ytt_lib`, at any depth).
+pub fn is_private_path(rel_path: &str) -> bool {
+    let mut comps: Vec<&str> = rel_path.split('/').collect();
+    comps.pop();
+    comps.contains(&"_ytt_lib")
+}
+
+#[derive(Clone, Debug)]
+pub struct InputFile {
+    /// Path relative to its `-f` root (or as named by `name=path`), `/`-separated.
+    pub rel_path: String,
+    pub data: Arc<[u8]>,
+    pub kind: FileKind,
+    /// A library file (`.star`, `*.lib.yml`, `*.lib.yaml`, `*.lib.txt`): evaluated only when loaded.
+    pub is_library: bool,
+    /// `--file-mark path:for-output=true`.
+    pub for_output: bool,
+    /// `--file-mark path:exclusive-for-output=true`.
+    pub exclusive_for_output: bool,
+}
+
+impl InputFile {
+    /// A file of the kind its path says, unmarked.
+    pub fn new(rel_path: impl Into<String>, data: impl Into<Arc<[u8]>>) -> InputFile {
+        let rel_path = rel_path.into();
+        InputFile {
+            kind: FileKind::from_path(&rel_path),
+            is_library: is_library_path(&rel_path),
+            rel_path,
+            data: data.into(),
+            for_output: false,
+            exclusive_for_output: false,
+        }
+    }
+}
+
+/// The order in which the root library lists its accessible files, as `--files-inspect`
+/// prints them: the files of a directory (in input order) before those of its
+/// subdirectories (in order of first appearance), depth first; files inside `_ytt_lib`
+/// are left out. Returns indices into `rel_paths`.
+pub fn accessible_order<S: AsRef<str>>(rel_paths: &[S]) -> Vec<usize> {
+    #[derive(Default)]
+    struct Dir {
+        files: Vec<usize>,
+        children: Vec<(String, Dir)>,
+    }
+    fn walk(dir: &Dir, out: &mut Vec<usize>) {
+        out.extend_from_slice(&dir.files);
+        for (_, child) in &dir.children {
+            walk(child, out);
+        }
+    }
+    let mut root = Dir::default();
+    for (i, p) in rel_paths.iter().enumerate() {
+        let p = p.as_ref();
+        if is_private_path(p) {
+            continue;
+        }
+        let mut comps: Vec<&str> = p.split('/').collect();
+        comps.pop();
+        let mut dir = &mut root;
+        for c in comps {
+            let pos = match dir.children.iter().position(|(n, _)| n == c) {
+                Some(pos) => pos,
+                None => {
+                    dir.children.push((c.to_owned(), Dir::default()));
+                    dir.children.len() - 1
+                }
+            };
+            dir = &mut dir.children[pos].1;
+        }
+        dir.files.push(i);
+    }
+    let mut out = Vec::new();
+    walk(&root, &mut out);
+    out
+}
+
+/// Formats an I/O error the way Go's `os` package does (`stat x: no such file or directory`).
+pub(crate) fn go_io_error(op: &str, path: &str, err: &std::io::Error) -> String {
+    use std::io::ErrorKind as K;
+    let msg = match err.kind() {
+        K::NotFound => "no such file or directory".to_owned(),
+        K::PermissionDenied => "permission denied".to_owned(),
+        K::IsADirectory => "is a directory".to_owned(),
+        K::NotADirectory => "not a directory".to_owned(),
+        K::AlreadyExists => "file exists".to_owned(),
+        _ => {
+            let s = err.to_string();
+            let s = match s.find(" (os error") {
+                Some(i) => s[..i].to_owned(),
+                None => s,
+            };
+            let mut c = s.chars();
+            match c.next() {
+                Some(f) => f.to_lowercase().collect::<String>() + c.as_str(),
+                None => s,
+            }
+        }
+    };
+    format!("{op} {path}: {msg}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_by_extension() {
+        assert_eq!(FileKind::from_path("a/b.yml"), FileKind::YamlTemplate);
+        assert_eq!(FileKind::from_path("b.yaml"), FileKind::YamlTemplate);
+        assert_eq!(FileKind::from_path("b.txt"), FileKind::TextTemplate);
+        assert_eq!(FileKind::from_path("b.star"), FileKind::Starlark);
+        assert_eq!(FileKind::from_path("b.json"), FileKind::Data);
+        assert_eq!(FileKind::from_path("x.yml/b"), FileKind::Data);
+        assert!(is_library_path("a/x.lib.yml"));
+        assert!(is_library_path("x.lib.txt"));
+        assert!(is_library_path("x.star"));
+        assert!(!is_library_path("lib.yml"));
+        assert!(!is_library_path("x.lib.json"));
+        assert!(!is_library_path("x.yml"));
+    }
+
+    #[test]
+    fn private_paths() {
+        assert!(is_private_path("_ytt_lib/a/x.yml"));
+        assert!(is_private_path("d/_ytt_lib/x.yml"));
+        assert!(!is_private_path("_ytt_lib"));
+        assert!(!is_private_path("a/x.yml"));
+    }
+
+    #[test]
+    fn accessible_order_puts_directory_files_first() {
+        let paths = ["a/x.yml", "b.yml", "_ytt_lib/l/y.yml", "a/b/z.yml", "c.yml", "a/w.yml"];
+        let order: Vec<&str> = accessible_order(&paths).into_iter().map(|i| paths[i]).collect();
+        assert_eq!(order, ["b.yml", "c.yml", "a/x.yml", "a/w.yml", "a/b/z.yml"]);
+    }
+}

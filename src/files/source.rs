@@ -1,0 +1,254 @@
+//! `-f` arguments → files: paths, directories (walked recursively, sorted within each
+//! argument), `-` (standard input, named `stdin.yml`), `name=path`, and the symlink policy.
+
+use std::fs;
+use std::io::Read;
+use std::os::unix::fs::FileTypeExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use anyhow::{anyhow, bail, Result};
+
+use super::go_io_error;
+
+/// The name standard input gets when no `name=-` is given.
+pub const STDIN_NAME: &str = "stdin.yml";
+
+/// A file as found on the command line (or in `--bulk-in`), before file marks.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    /// The relative path it was found under: the path inside its `-f` directory, the base
+    /// name of a single file, `stdin.yml`, or the name of `name=path`. `/`-separated.
+    pub rel_path: String,
+    pub data: Arc<[u8]>,
+}
+
+/// The symlink policy (`--allow-symlink-destination`,
+/// `--dangerous-allow-all-symlink-destinations`).
+#[derive(Clone, Debug, Default)]
+pub struct SourceOptions {
+    pub allow_symlink_destinations: Vec<String>,
+    pub allow_all_symlink_destinations: bool,
+}
+
+static STDIN_READ: AtomicBool = AtomicBool::new(false);
+
+/// Reads all of standard input. Standard input can be read only once per run; a second
+/// read (`-` given to two flags) is an error.
+pub fn read_stdin() -> Result<Vec<u8>> {
+    if STDIN_READ.swap(true, Ordering::SeqCst) {
+        bail!(
+            "Standard input has already been read, has the '-' argument been used in more than one flag?"
+        );
+    }
+    let mut buf = Vec::new();
+    std::io::stdin()
+        .lock()
+        .read_to_end(&mut buf)
+        .map_err(|e| anyhow!("{}", go_io_error("read", "/dev/stdin", &e)))?;
+    Ok(buf)
+}
+
+/// Collects the files named by `-f` arguments, in command-line order (each directory's
+/// files sorted by relative path).
+pub fn collect(args: &[String], opts: &SourceOptions) -> Result<Vec<SourceFile>> {
+    let mut out = Vec::new();
+    for arg in args {
+        collect_one(arg, opts, &mut out)?;
+    }
+    Ok(out)
+}
+
+fn collect_one(arg: &str, opts: &SourceOptions, out: &mut Vec<SourceFile>) -> Result<()> {
+    let pieces: Vec<&str> = arg.split('=').collect();
+    let (name, path) = match pieces.len() {
+        1 => (None, arg),
+        2 => (Some(pieces[0]).filter(|n| !n.is_empty()), pieces[1]),
+        _ => bail!(
+            "Expected file '{arg}' to only have single '=' sign to for relative path assignment"
+        ),
+    };
+
+    if path == "-" {
+        let name = name.unwrap_or(STDIN_NAME).to_owned();
+        let data = read_stdin().map_err(|e| anyhow!("Reading file '{name}':\n  {e}"))?;
+        out.push(SourceFile {
+            rel_path: name,
+            data: data.into(),
+        });
+        return Ok(());
+    }
+
+    if path.starts_with("http://") || path.starts_with("https://") {
+        bail!(
+            "Reading URL '{path}': fetching files over HTTP(S) is not supported by this ytt (no network access); download the file and pass its local path"
+        );
+    }
+
+    let meta =
+        fs::metadata(path).map_err(|e| anyhow!("Checking file '{path}': {}", go_io_error("stat", path, &e)))?;
+
+    if meta.is_dir() {
+        check_symlink(Path::new(path), opts)?;
+        let mut group = Vec::new();
+        walk_dir(Path::new(path), "", opts, &mut group)?;
+        group.sort_by(|a: &SourceFile, b| a.rel_path.cmp(&b.rel_path));
+        out.extend(group);
+        return Ok(());
+    }
+
+    check_symlink(Path::new(path), opts)?;
+    check_file_type(path, &meta.file_type())?;
+    let rel_path = match name {
+        Some(n) => n.to_owned(),
+        None => base_name(path),
+    };
+    let data = read_file(path)?;
+    out.push(SourceFile {
+        rel_path,
+        data: data.into(),
+    });
+    Ok(())
+}
+
+fn base_name(path: &str) -> String {
+    let trimmed = path.trim_end_matches('/');
+    match trimmed.rsplit('/').next() {
+        Some(b) if !b.is_empty() => b.to_owned(),
+        _ => path.to_owned(),
+    }
+}
+
+fn read_file(path: &str) -> Result<Vec<u8>> {
+    fs::read(path).map_err(|e| anyhow!("Reading file '{path}': {}", go_io_error("read", path, &e)))
+}
+
+fn check_file_type(path: &str, ft: &fs::FileType) -> Result<()> {
+    if ft.is_file() || ft.is_fifo() {
+        Ok(())
+    } else if ft.is_dir() {
+        bail!("Expected file '{path}' to be a regular file or a named pipe, but it is a directory")
+    } else {
+        bail!("Expected file '{path}' to be a regular file or a named pipe, but it is not")
+    }
+}
+
+fn walk_dir(dir: &Path, rel_prefix: &str, opts: &SourceOptions, out: &mut Vec<SourceFile>) -> Result<()> {
+    let dir_str = dir.to_string_lossy();
+    let entries = fs::read_dir(dir)
+        .map_err(|e| anyhow!("Walking directory '{dir_str}': {}", go_io_error("open", &dir_str, &e)))?;
+    let mut names = Vec::new();
+    for entry in entries {
+        let entry =
+            entry.map_err(|e| anyhow!("Walking directory '{dir_str}': {}", go_io_error("readdirent", &dir_str, &e)))?;
+        names.push(entry.file_name());
+    }
+    names.sort();
+    for name in names {
+        let name_str = name.to_string_lossy().into_owned();
+        let full = dir.join(&name);
+        let full_str = full.to_string_lossy().into_owned();
+        let rel = if rel_prefix.is_empty() {
+            name_str
+        } else {
+            format!("{rel_prefix}/{name_str}")
+        };
+        let lmeta = fs::symlink_metadata(&full)
+            .map_err(|e| anyhow!("Checking file '{full_str}': {}", go_io_error("lstat", &full_str, &e)))?;
+        let ft = lmeta.file_type();
+        if ft.is_dir() {
+            walk_dir(&full, &rel, opts, out)?;
+            continue;
+        }
+        let ft = if ft.is_symlink() {
+            check_symlink(&full, opts)?;
+            fs::metadata(&full)
+                .map_err(|e| anyhow!("Checking file '{full_str}': {}", go_io_error("stat", &full_str, &e)))?
+                .file_type()
+        } else {
+            ft
+        };
+        // Symlinked directories are not followed.
+        check_file_type(&full_str, &ft)?;
+        let data = read_file(&full_str)?;
+        out.push(SourceFile {
+            rel_path: rel,
+            data: data.into(),
+        });
+    }
+    Ok(())
+}
+
+/// A symlink is accepted when every symlink is allowed, when it leads to a named pipe
+/// (`/dev/stdin`, process substitution), or when its fully resolved destination is inside
+/// one of the allowed destinations.
+fn check_symlink(path: &Path, opts: &SourceOptions) -> Result<()> {
+    let path_str = path.to_string_lossy();
+    let lmeta = match fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) => bail!("Checking file '{path_str}': {}", go_io_error("lstat", &path_str, &e)),
+    };
+    if !lmeta.file_type().is_symlink() || opts.allow_all_symlink_destinations {
+        return Ok(());
+    }
+    if let Ok(m) = fs::metadata(path) {
+        if m.file_type().is_fifo() {
+            return Ok(());
+        }
+    }
+    let dest = fs::canonicalize(path).map_err(|e| {
+        anyhow!(
+            "Checking symlink file '{path_str}':\n  {}",
+            go_io_error("lstat", &path_str, &e)
+        )
+    })?;
+    for allowed in &opts.allow_symlink_destinations {
+        let allowed_path = canonical_or_absolute(Path::new(allowed));
+        if dest.starts_with(&allowed_path) {
+            return Ok(());
+        }
+    }
+    bail!(
+        "Checking symlink file '{path_str}':\n  Expected symlink file '{path_str}' -> '{}' to be allowed, but was not. Symlinks are disallowed as a security feature, use `--allow-symlink-destination` flags to override",
+        dest.display()
+    )
+}
+
+fn canonical_or_absolute(p: &Path) -> PathBuf {
+    if let Ok(c) = fs::canonicalize(p) {
+        return c;
+    }
+    if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        std::env::current_dir().map(|d| d.join(p)).unwrap_or_else(|_| p.to_path_buf())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base_names() {
+        assert_eq!(base_name("files/a.yml"), "a.yml");
+        assert_eq!(base_name("a.yml"), "a.yml");
+        assert_eq!(base_name("/x/y/"), "y");
+    }
+
+    #[test]
+    fn too_many_equals() {
+        let err = collect(&["a=b=c".to_owned()], &SourceOptions::default()).unwrap_err();
+        assert!(err.to_string().contains("single '=' sign"));
+    }
+
+    #[test]
+    fn missing_file() {
+        let err = collect(&["nope/x.yml".to_owned()], &SourceOptions::default()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "Checking file 'nope/x.yml': stat nope/x.yml: no such file or directory"
+        );
+    }
+}

@@ -1,0 +1,43 @@
+//! The `ytt` binary: run the command line, print the error, set the exit code.
+
+use std::process::ExitCode;
+
+/// Templates may nest deeply; the run gets a large stack (reserved, not committed).
+const STACK_SIZE: usize = 512 * 1024 * 1024;
+
+fn main() -> ExitCode {
+    // Panics are reported as errors below, not by the default hook.
+    std::panic::set_hook(Box::new(|_| {}));
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let worker = std::thread::Builder::new()
+        .name("ytt".into())
+        .stack_size(STACK_SIZE)
+        .spawn(move || ytt::cmd::run(args));
+    let result = match worker {
+        Ok(handle) => match handle.join() {
+            Ok(result) => result,
+            Err(panic) => Err(anyhow::anyhow!(
+                "internal error (this is a bug in ytt): {}",
+                panic_message(&panic)
+            )),
+        },
+        Err(e) => Err(anyhow::anyhow!("starting: {e}")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("ytt: Error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn panic_message(p: &Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "panic".to_owned()
+    }
+}

@@ -1,0 +1,794 @@
+//! `@ytt:assert`: `equals`, `fail`, `try_to`, and the assertion objects made by `min`,
+//! `max`, `min_len`, `max_len`, `not_null`, `one_not_null` and `one_of` (`type()` is
+//! `@ytt:assert.assertion`, with a `.check(value)` method returning True or failing).
+
+use std::cmp::Ordering;
+use std::fmt;
+
+use allocative::Allocative;
+use anyhow::{anyhow, bail};
+use starlark::any::ProvidesStaticType;
+use starlark::coerce::Coerce;
+use starlark::collections::SmallMap;
+use starlark::environment::{GlobalsBuilder, Methods, MethodsBuilder};
+use starlark::eval::Evaluator;
+use starlark::starlark_complex_value;
+use starlark::starlark_module;
+use starlark::values::dict::DictRef;
+use starlark::values::list::{AllocList, ListRef};
+use starlark::values::none::NoneType;
+use starlark::values::tuple::{TupleRef, UnpackTuple};
+use starlark::values::{
+    Freeze, FreezeResult, Freezer, Heap, NoSerialize, StarlarkPagable, StarlarkValue, Trace,
+    Value, ValueLike,
+};
+use starlark_derive::starlark_value;
+
+use super::common::{check_positional, error_message, go_type_name, is_function};
+use crate::eval::convert::{from_node, scalar_value, to_node};
+use crate::eval::fragment::{FragmentNode, YamlFragment};
+use crate::eval::ystruct::struct_fields;
+use crate::yaml::Node;
+
+pub fn register(builder: &mut GlobalsBuilder) {
+    builder.namespace("assert", assert_members);
+}
+
+/// An error raised by an assertion object's `check`. The reference implements these
+/// checks as Starlark lambdas in a pseudo-file named after the function, so its report
+/// shows an extra frame `in lambda` / `assert.min:1 | (unavailable)`; `function` names
+/// that pseudo-file. `Display` is the message alone (`fail: value < 3`).
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct LambdaError {
+    pub function: &'static str,
+    pub message: String,
+}
+
+fn lambda_fail(function: &'static str, msg: impl Into<String>) -> anyhow::Error {
+    LambdaError {
+        function,
+        message: format!("fail: {}", msg.into()),
+    }
+    .into()
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Allocative)]
+pub enum AssertKind {
+    #[default]
+    Min,
+    Max,
+    MinLen,
+    MaxLen,
+    NotNull,
+    OneNotNull,
+    OneOf,
+}
+
+impl AssertKind {
+    fn function(self) -> &'static str {
+        match self {
+            AssertKind::Min => "assert.min",
+            AssertKind::Max => "assert.max",
+            AssertKind::MinLen => "assert.min_len",
+            AssertKind::MaxLen => "assert.max_len",
+            AssertKind::NotNull => "assert.not_null",
+            AssertKind::OneNotNull => "assert.one_not_null",
+            AssertKind::OneOf => "assert.one_of",
+        }
+    }
+
+    /// The name of the checking lambda's parameter, for argument-count errors.
+    fn param(self) -> &'static str {
+        match self {
+            AssertKind::NotNull => "value",
+            _ => "val",
+        }
+    }
+}
+
+/// An assertion object. `args` holds the function's argument (the bound for `min`/`max`/
+/// `min_len`/`max_len`, the keys for `one_not_null` unless `all_keys`, the allowed values
+/// for `one_of`).
+#[derive(Debug, Trace, Coerce, ProvidesStaticType, NoSerialize, StarlarkPagable, Allocative)]
+#[repr(C)]
+pub struct AssertionGen<V> {
+    #[trace(static)]
+    #[starlark_pagable(skip)]
+    kind: AssertKind,
+    all_keys: bool,
+    args: Vec<V>,
+}
+starlark_complex_value!(pub Assertion);
+
+impl<'v> Freeze for Assertion<'v> {
+    type Frozen = FrozenAssertion;
+    fn freeze(self, freezer: &Freezer) -> FreezeResult<Self::Frozen> {
+        let mut args = Vec::with_capacity(self.args.len());
+        for v in self.args {
+            args.push(v.freeze(freezer)?);
+        }
+        Ok(AssertionGen {
+            kind: self.kind,
+            all_keys: self.all_keys,
+            args,
+        })
+    }
+}
+
+impl<V> fmt::Display for AssertionGen<V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "@ytt:assert.assertion({})", self.kind.function())
+    }
+}
+
+starlark::methods_static!(ASSERTION_METHODS = assertion_methods);
+
+#[starlark_value(type = "@ytt:assert.assertion")]
+impl<'v, V: ValueLike<'v>> StarlarkValue<'v> for AssertionGen<V>
+where
+    Self: ProvidesStaticType<'v>,
+{
+    fn get_methods() -> Option<&'static Methods> {
+        Some(ASSERTION_METHODS.methods())
+    }
+}
+
+struct Parts<'v> {
+    kind: AssertKind,
+    all_keys: bool,
+    args: Vec<Value<'v>>,
+}
+
+fn parts<'v>(v: Value<'v>) -> Option<Parts<'v>> {
+    if let Some(a) = v.downcast_ref::<Assertion<'v>>() {
+        return Some(Parts {
+            kind: a.kind,
+            all_keys: a.all_keys,
+            args: a.args.clone(),
+        });
+    }
+    v.downcast_ref::<FrozenAssertion>().map(|a| Parts {
+        kind: a.kind,
+        all_keys: a.all_keys,
+        args: a.args.iter().map(|v| v.to_value()).collect(),
+    })
+}
+
+/// True when `v` is an assertion object (for `@assert/validate`).
+pub fn is_assertion(v: Value) -> bool {
+    parts(v).is_some()
+}
+
+#[starlark_module]
+fn assertion_methods(builder: &mut MethodsBuilder) {
+    /// Checks `value`; returns True or fails.
+    fn check<'v>(
+        this: Value<'v>,
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: SmallMap<String, Value<'v>>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<bool> {
+        let p = parts(this).ok_or_else(|| anyhow!("check: not an assertion object"))?;
+        run_check(&p, &args.items, &kwargs, heap)
+    }
+}
+
+fn run_check<'v>(
+    p: &Parts<'v>,
+    args: &[Value<'v>],
+    kwargs: &SmallMap<String, Value<'v>>,
+    heap: Heap<'v>,
+) -> anyhow::Result<bool> {
+    let f = p.kind.function();
+    if p.kind == AssertKind::OneNotNull {
+        check_positional("check", args, kwargs, 1, 1)?;
+        return check_one_not_null(p, args[0], heap).map_err(|e| anyhow!("check: {e}"));
+    }
+    // the reference's lambda(val) argument checking
+    let lambda_err = |message: String| -> anyhow::Error {
+        LambdaError {
+            function: f,
+            message,
+        }
+        .into()
+    };
+    if let Some((k, _)) = kwargs.iter().next() {
+        return Err(lambda_err(format!(
+            "function lambda got an unexpected keyword argument \"{k}\""
+        )));
+    }
+    match args.len() {
+        0 => {
+            return Err(lambda_err(format!(
+                "function lambda missing 1 argument ({})",
+                p.kind.param()
+            )))
+        }
+        1 => {}
+        n => {
+            return Err(lambda_err(format!(
+                "function lambda accepts 1 positional argument ({n} given)"
+            )))
+        }
+    }
+    let v = args[0];
+    let inner = |e: anyhow::Error| -> anyhow::Error {
+        if e.downcast_ref::<LambdaError>().is_some() {
+            e
+        } else {
+            lambda_err(e.to_string())
+        }
+    };
+    match p.kind {
+        AssertKind::Min | AssertKind::Max => {
+            let bound = roundtrip(heap, p.args[0])?;
+            let val = roundtrip(heap, v)?;
+            let ord = val
+                .compare(bound)
+                .map_err(|e| lambda_err(error_message(&e)))?;
+            match (p.kind, ord) {
+                (AssertKind::Min, Ordering::Less) => {
+                    Err(lambda_fail(f, format!("value < {}", bound.to_str())))
+                }
+                (AssertKind::Max, Ordering::Greater) => {
+                    Err(lambda_fail(f, format!("value > {}", bound.to_str())))
+                }
+                _ => Ok(true),
+            }
+        }
+        AssertKind::MinLen | AssertKind::MaxLen => {
+            let len = v.length().map_err(|e| lambda_err(error_message(&e)))?;
+            let ord = heap
+                .alloc(len)
+                .compare(p.args[0])
+                .map_err(|e| lambda_err(error_message(&e)))?;
+            match (p.kind, ord) {
+                (AssertKind::MinLen, Ordering::Less) | (AssertKind::MaxLen, Ordering::Greater) => {
+                    Err(lambda_fail(f, format!("length = {len}")))
+                }
+                _ => Ok(true),
+            }
+        }
+        AssertKind::NotNull => {
+            if v.is_none() {
+                Err(lambda_fail(f, "value is null"))
+            } else {
+                Ok(true)
+            }
+        }
+        AssertKind::OneOf => {
+            let found = one_of_contains(&p.args, v).map_err(inner)?;
+            if found {
+                Ok(true)
+            } else {
+                Err(lambda_fail(f, "not one of allowed values"))
+            }
+        }
+        AssertKind::OneNotNull => unreachable_one_not_null(),
+    }
+}
+
+fn unreachable_one_not_null() -> anyhow::Result<bool> {
+    Err(anyhow!("check: internal error"))
+}
+
+/// The value as it would read back from YAML (fragments become lists/dicts, structs dicts).
+fn roundtrip<'v>(heap: Heap<'v>, v: Value<'v>) -> anyhow::Result<Value<'v>> {
+    Ok(from_node(heap, &to_node(v)?))
+}
+
+fn one_of_contains<'v>(allowed: &[Value<'v>], v: Value<'v>) -> anyhow::Result<bool> {
+    let vn = to_node(v).ok();
+    for a in allowed {
+        let equal = match (&vn, to_node(*a).ok()) {
+            (Some(x), Some(y)) => x.value_eq(&y),
+            _ => v.equals(*a).map_err(|e| anyhow!(error_message(&e)))?,
+        };
+        if equal {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// (key, value-is-null) entries of a map-like value.
+fn map_entries<'v>(heap: Heap<'v>, v: Value<'v>) -> anyhow::Result<Vec<(Value<'v>, bool)>> {
+    if let Some(d) = DictRef::from_value(v) {
+        return Ok(d.iter().map(|(k, v)| (k, v.is_none())).collect());
+    }
+    if let Some(fields) = struct_fields(v) {
+        return Ok(fields
+            .into_iter()
+            .map(|(k, v)| (heap.alloc(k), v.is_none()))
+            .collect());
+    }
+    if let Some(f) = v.downcast_ref::<YamlFragment>() {
+        if let FragmentNode::Map(m) = &*f.node {
+            return Ok(m
+                .items
+                .iter()
+                .map(|i| (scalar_value(heap, &i.key), i.value.is_null()))
+                .collect());
+        }
+    }
+    bail!(
+        "value must be a map or dict, but was '{}'",
+        v.get_type()
+    )
+}
+
+fn check_one_not_null<'v>(p: &Parts<'v>, v: Value<'v>, heap: Heap<'v>) -> anyhow::Result<bool> {
+    let entries = map_entries(heap, v)?;
+    if entries.is_empty() {
+        bail!("value is empty");
+    }
+    let mut not_null: Vec<Value<'v>> = Vec::new();
+    if p.all_keys {
+        not_null.extend(entries.iter().filter(|(_, null)| !null).map(|(k, _)| *k));
+    } else {
+        for key in &p.args {
+            for (k, null) in &entries {
+                if !null && same_key(*k, *key) {
+                    not_null.push(*key);
+                    break;
+                }
+            }
+        }
+    }
+    match not_null.len() {
+        0 => bail!("all values are null"),
+        1 => Ok(true),
+        _ => bail!("{} are not null", heap.alloc(AllocList(not_null)).to_repr()),
+    }
+}
+
+fn same_key<'v>(a: Value<'v>, b: Value<'v>) -> bool {
+    // bool and int keys never match each other (False is not 0 as a YAML key)
+    if (a.unpack_bool().is_some()) != (b.unpack_bool().is_some()) {
+        return false;
+    }
+    a.equals(b).unwrap_or(false)
+}
+
+/// Items of a sequence argument (list, tuple, set, array or document-set fragment).
+fn sequence_items<'v>(heap: Heap<'v>, v: Value<'v>) -> Option<Vec<Value<'v>>> {
+    if let Some(l) = ListRef::from_value(v) {
+        return Some(l.iter().collect());
+    }
+    if let Some(t) = TupleRef::from_value(v) {
+        return Some(t.iter().collect());
+    }
+    match v.get_type() {
+        "set" => v.iterate(heap).ok().map(|it| it.collect()),
+        "yamlfragment" => match v.downcast_ref::<YamlFragment>().map(|f| &*f.node) {
+            Some(FragmentNode::Array(_)) | Some(FragmentNode::DocSet(_)) => {
+                v.iterate(heap).ok().map(|it| it.collect())
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn make<'v>(heap: Heap<'v>, kind: AssertKind, all_keys: bool, args: Vec<Value<'v>>) -> Value<'v> {
+    heap.alloc(AssertionGen {
+        kind,
+        all_keys,
+        args,
+    })
+}
+
+/// Equality as the reference sees it: same YAML encoding.
+fn yaml_equal(a: Value, b: Value) -> anyhow::Result<bool> {
+    let is_docset = |v: Value| {
+        v.downcast_ref::<YamlFragment>()
+            .is_some_and(|f| matches!(&*f.node, FragmentNode::DocSet(_)))
+    };
+    if is_docset(a) != is_docset(b) {
+        return Ok(false);
+    }
+    let (x, y) = (to_node(a)?, to_node(b)?);
+    Ok(node_yaml_eq(&x, &y))
+}
+
+/// Node equality where ints and floats with the same YAML text compare equal.
+fn node_yaml_eq(a: &Node, b: &Node) -> bool {
+    match (a, b) {
+        (Node::Float(x), Node::Float(y)) => x == y || (x.is_nan() && y.is_nan()),
+        (Node::Map(x), Node::Map(y)) => {
+            x.items.len() == y.items.len()
+                && x.items.iter().zip(&y.items).all(|(p, q)| {
+                    node_yaml_eq(&p.key, &q.key) && node_yaml_eq(&p.value, &q.value)
+                })
+        }
+        (Node::Array(x), Node::Array(y)) => {
+            x.items.len() == y.items.len()
+                && x.items
+                    .iter()
+                    .zip(&y.items)
+                    .all(|(p, q)| node_yaml_eq(&p.value, &q.value))
+        }
+        _ => a.value_eq(b),
+    }
+}
+
+#[starlark_module]
+fn assert_members(builder: &mut GlobalsBuilder) {
+    /// Fails unless both values have the same YAML encoding.
+    fn equals<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: SmallMap<String, Value<'v>>,
+    ) -> anyhow::Result<NoneType> {
+        let f = "assert.equals";
+        check_positional(f, &args.items, &kwargs, 2, 2)?;
+        let (expected, actual) = (args.items[0], args.items[1]);
+        for v in [expected, actual] {
+            if is_function(v) {
+                bail!(
+                    "{f}: expected argument not to be a function, but was {}",
+                    go_type_name(v)
+                );
+            }
+        }
+        if yaml_equal(expected, actual).map_err(|e| anyhow!("{f}: {e}"))? {
+            return Ok(NoneType);
+        }
+        let enc = |v: Value| super::yaml::encode_value(v).map_err(|e| anyhow!("{f}: {e}"));
+        bail!(
+            "{f}: Not equal:\n(expected type: {})\n{}\n\n(was type: {})\n{}",
+            expected.get_type(),
+            enc(expected)?,
+            actual.get_type(),
+            enc(actual)?
+        )
+    }
+
+    /// Fails with `fail: <msg>`.
+    fn fail<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: SmallMap<String, Value<'v>>,
+    ) -> anyhow::Result<NoneType> {
+        check_positional("assert.fail", &args.items, &kwargs, 1, 1)?;
+        let v = args.items[0];
+        let msg = match v.unpack_str() {
+            Some(s) => s.to_owned(),
+            None => v.to_str(),
+        };
+        bail!("assert.fail: fail: {msg}")
+    }
+
+    /// Calls `fn()`: `(result, None)` on success, `(None, "error message")` on failure.
+    fn try_to<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: SmallMap<String, Value<'v>>,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> anyhow::Result<(Value<'v>, Value<'v>)> {
+        let f = "assert.try_to";
+        check_positional(f, &args.items, &kwargs, 1, 1)?;
+        let func = args.items[0];
+        if !is_function(func) {
+            bail!(
+                "{f}: expected argument to be a function, but was {}",
+                go_type_name(func)
+            );
+        }
+        match eval.eval_function(func, &[], &[]) {
+            Ok(v) => Ok((v, Value::new_none())),
+            Err(e) => {
+                let msg = error_message(&e);
+                Ok((Value::new_none(), eval.heap().alloc(msg)))
+            }
+        }
+    }
+
+    /// Assertion: value >= minimum.
+    fn min<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: SmallMap<String, Value<'v>>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        check_positional("assert.min", &args.items, &kwargs, 1, 1)?;
+        Ok(make(heap, AssertKind::Min, false, args.items))
+    }
+
+    /// Assertion: value <= maximum.
+    fn max<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: SmallMap<String, Value<'v>>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        check_positional("assert.max", &args.items, &kwargs, 1, 1)?;
+        Ok(make(heap, AssertKind::Max, false, args.items))
+    }
+
+    /// Assertion: len(value) >= n.
+    fn min_len<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: SmallMap<String, Value<'v>>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        check_positional("assert.min_len", &args.items, &kwargs, 1, 1)?;
+        Ok(make(heap, AssertKind::MinLen, false, args.items))
+    }
+
+    /// Assertion: len(value) <= n.
+    fn max_len<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: SmallMap<String, Value<'v>>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        check_positional("assert.max_len", &args.items, &kwargs, 1, 1)?;
+        Ok(make(heap, AssertKind::MaxLen, false, args.items))
+    }
+
+    /// Assertion: value is not None. With an argument, checks it right away.
+    fn not_null<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: SmallMap<String, Value<'v>>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        let f = "assert.not_null";
+        check_positional(f, &args.items, &kwargs, 0, 1)?;
+        match args.items.first() {
+            None => Ok(make(heap, AssertKind::NotNull, false, Vec::new())),
+            Some(v) if v.is_none() => bail!("{f}: fail: value is null"),
+            Some(_) => Ok(Value::new_bool(true)),
+        }
+    }
+
+    /// Assertion: exactly one of the given keys (default: all keys) has a non-null value.
+    fn one_not_null<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: SmallMap<String, Value<'v>>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        let f = "assert.one_not_null";
+        if args.items.len() > 1 {
+            // the reference words this one without "at most"
+            bail!("{f}: got {} arguments, want 1", args.items.len());
+        }
+        check_positional(f, &args.items, &kwargs, 0, 1)?;
+        let Some(keys) = args.items.first().copied() else {
+            return Ok(make(heap, AssertKind::OneNotNull, true, Vec::new()));
+        };
+        if keys.unpack_bool() == Some(true) {
+            return Ok(make(heap, AssertKind::OneNotNull, true, Vec::new()));
+        }
+        match sequence_items(heap, keys) {
+            Some(items) => Ok(make(heap, AssertKind::OneNotNull, false, items)),
+            None => bail!(
+                "{f}: expected a sequence of keys, but was a '{}'",
+                keys.get_type()
+            ),
+        }
+    }
+
+    /// Assertion: value is one of the given values (a sequence, or several arguments).
+    fn one_of<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: SmallMap<String, Value<'v>>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        let f = "assert.one_of";
+        check_positional(f, &args.items, &kwargs, 1, usize::MAX)?;
+        if args.items.len() > 1 {
+            return Ok(make(heap, AssertKind::OneOf, false, args.items));
+        }
+        let seq = args.items[0];
+        match sequence_items(heap, seq) {
+            Some(items) => Ok(make(heap, AssertKind::OneOf, false, items)),
+            None => bail!(
+                "{f}: expected a sequence, but was a '{}'",
+                seq.get_type()
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::stdlib::testutil::eval;
+
+    #[test]
+    fn arg_counts() {
+        assert_eq!(
+            eval(r#"assert.equals("foo")"#),
+            "ERR assert.equals: got 1 arguments, want 2"
+        );
+        for f in ["min", "max", "min_len", "max_len"] {
+            assert_eq!(
+                eval(&format!("assert.{f}()")),
+                format!("ERR assert.{f}: got 0 arguments, want 1")
+            );
+            assert_eq!(
+                eval(&format!("assert.{f}(1, 2)")),
+                format!("ERR assert.{f}: got 2 arguments, want 1")
+            );
+        }
+        assert_eq!(
+            eval("assert.not_null(1, 2)"),
+            "ERR assert.not_null: got 2 arguments, want at most 1"
+        );
+        assert_eq!(
+            eval("assert.one_of()"),
+            "ERR assert.one_of: got 0 arguments, want at least 1"
+        );
+        assert_eq!(
+            eval("assert.one_not_null([], [])"),
+            "ERR assert.one_not_null: got 2 arguments, want 1"
+        );
+    }
+
+    #[test]
+    fn fail_and_try_to() {
+        assert_eq!(eval(r#"assert.fail("boom")"#), "ERR assert.fail: fail: boom");
+        assert_eq!(
+            eval(r#"assert.try_to(lambda: assert.fail("boom"))"#),
+            r#"(None, "assert.fail: fail: boom")"#
+        );
+        assert_eq!(eval(r#"assert.try_to(lambda: (1, 2))"#), "((1, 2), None)");
+        assert_eq!(eval(r#"assert.try_to(lambda: "foo")"#), r#"("foo", None)"#);
+        assert_eq!(
+            eval(r#"assert.try_to("invalid")"#),
+            "ERR assert.try_to: expected argument to be a function, but was starlark.String"
+        );
+        assert_eq!(
+            eval(r#"assert.try_to(lambda: fail("x"))"#),
+            r#"(None, "fail: x")"#
+        );
+    }
+
+    #[test]
+    fn equals() {
+        for ok in [
+            r#""foo", "foo""#,
+            "1, 1",
+            "3.14159, 3.14159",
+            "True, True",
+            "None, None",
+            "[1, 2], [1, 2]",
+            r#"{"foo": "bar"}, {"foo": "bar"}"#,
+            "[1, 2], (1, 2)",
+        ] {
+            assert_eq!(eval(&format!("assert.equals({ok})")), "None", "{ok}");
+        }
+        assert_eq!(
+            eval("assert.equals(lambda: 1, 2)"),
+            "ERR assert.equals: expected argument not to be a function, but was *starlark.Function"
+        );
+    }
+
+    #[test]
+    fn equals_message() {
+        assert_eq!(
+            eval("assert.equals([1, 2], [2, 3])"),
+            "ERR assert.equals: Not equal:\n(expected type: list)\n- 1\n- 2\n\n\n(was type: list)\n- 2\n- 3\n"
+        );
+        assert_eq!(
+            eval(r#"assert.equals("foo", "bar")"#),
+            "ERR assert.equals: Not equal:\n(expected type: string)\nfoo\n\n\n(was type: string)\nbar\n"
+        );
+    }
+
+    #[test]
+    fn min_max() {
+        assert_eq!(eval("assert.max(2).check(2)"), "True");
+        assert_eq!(eval(r#"assert.max("c").check("b")"#), "True");
+        assert_eq!(eval(r#"assert.max(["b", 2]).check(["a", 1])"#), "True");
+        assert_eq!(eval("assert.min(2).check(3)"), "True");
+        assert_eq!(eval(r#"assert.min(["a", 1]).check(["b", 2])"#), "True");
+        assert_eq!(eval("assert.min(3).check(2)"), "ERR fail: value < 3");
+        assert_eq!(eval("assert.max(2).check(3)"), "ERR fail: value > 2");
+        assert_eq!(eval("type(assert.min(1))"), "@ytt:assert.assertion");
+        assert_eq!(
+            eval("assert.min(1).check()"),
+            "ERR function lambda missing 1 argument (val)"
+        );
+    }
+
+    #[test]
+    fn lengths() {
+        assert_eq!(eval(r#"assert.max_len(2).check("o0")"#), "True");
+        assert_eq!(eval(r#"assert.max_len(2).check({"a": 1, "b": 2})"#), "True");
+        assert_eq!(eval(r#"assert.min_len(2.0).check([1, 2])"#), "True");
+        assert_eq!(eval(r#"assert.max_len(2).check("abc")"#), "ERR fail: length = 3");
+        assert_eq!(eval(r#"assert.min_len(2).check("a")"#), "ERR fail: length = 1");
+    }
+
+    #[test]
+    fn not_null() {
+        assert_eq!(eval(r#"assert.not_null().check("a")"#), "True");
+        assert_eq!(eval(r#"assert.not_null("a")"#), "True");
+        assert_eq!(eval("assert.not_null().check(None)"), "ERR fail: value is null");
+        assert_eq!(
+            eval("assert.try_to(lambda: assert.not_null(None))"),
+            r#"(None, "assert.not_null: fail: value is null")"#
+        );
+        assert_eq!(
+            eval("assert.not_null().check()"),
+            "ERR function lambda missing 1 argument (value)"
+        );
+        assert_eq!(
+            eval("assert.not_null().check(1, 2)"),
+            "ERR function lambda accepts 1 positional argument (2 given)"
+        );
+    }
+
+    #[test]
+    fn one_not_null() {
+        let m = r#"{"foo": "x", "bar": None, "baz": None, "qux": "y"}"#;
+        assert_eq!(
+            eval(&format!("assert.one_not_null().check({m})")),
+            r#"ERR check: ["foo", "qux"] are not null"#
+        );
+        assert_eq!(
+            eval(&format!(r#"assert.one_not_null(["foo", "bar"]).check({m})"#)),
+            "True"
+        );
+        assert_eq!(
+            eval(r#"assert.one_not_null(True).check({"a": None, "b": 1})"#),
+            "True"
+        );
+        assert_eq!(
+            eval(r#"assert.one_not_null().check({"a": None})"#),
+            "ERR check: all values are null"
+        );
+        assert_eq!(
+            eval("assert.one_not_null().check({})"),
+            "ERR check: value is empty"
+        );
+        assert_eq!(
+            eval(r#"assert.one_not_null().check(["foo"])"#),
+            "ERR check: value must be a map or dict, but was 'list'"
+        );
+        assert_eq!(
+            eval("assert.one_not_null().check({}, {})"),
+            "ERR check: got 2 arguments, want 1"
+        );
+        assert_eq!(
+            eval("assert.one_not_null(13)"),
+            "ERR assert.one_not_null: expected a sequence of keys, but was a 'int'"
+        );
+        assert_eq!(
+            eval(r#"assert.one_not_null([0, False, 0.1, "foo"]).check({0: None, False: None, 0.1: None, "foo": 1})"#),
+            "True"
+        );
+        assert_eq!(
+            eval(r#"assert.one_not_null(["foo", "nope"]).check({"foo": 1, "bar": None})"#),
+            "True"
+        );
+    }
+
+    #[test]
+    fn one_of() {
+        assert_eq!(
+            eval(r#"assert.one_of(["aws", "azure"]).check("azure")"#),
+            "True"
+        );
+        assert_eq!(
+            eval(r#"assert.one_of(("aws", "azure")).check("azure")"#),
+            "True"
+        );
+        assert_eq!(
+            eval(r#"assert.one_of("aws", 4, False, {"azure": "v"}).check({"azure": "v"})"#),
+            "True"
+        );
+        assert_eq!(
+            eval(r#"assert.one_of("aws", "azure").check("gcp")"#),
+            "ERR fail: not one of allowed values"
+        );
+        assert_eq!(
+            eval("assert.one_of(4)"),
+            "ERR assert.one_of: expected a sequence, but was a 'int'"
+        );
+        assert_eq!(
+            eval(r#"assert.one_of("a,b")"#),
+            "ERR assert.one_of: expected a sequence, but was a 'string'"
+        );
+        assert_eq!(
+            eval("assert.one_of(1, 2).check()"),
+            "ERR function lambda missing 1 argument (val)"
+        );
+    }
+}

@@ -1,0 +1,380 @@
+//! ytt's block syntax (`if …:` … `end`, indentation ignored) → Python-style indentation,
+//! keeping a map from every generated line to its template line.
+//!
+//! Rewrites done here, on tokens of starlark_syntax's own lexer:
+//! - a `def` whose body holds YAML nodes opens its own node context and returns it;
+//!   its `return X` becomes `return __ytt_end_ctx(T, X)`;
+//! - `**expr` in a call becomes `**__ytt_kwargs(expr)`, so structs and fragments splat;
+//! - `while cond:` (reserved in starlark-rust) becomes a `for` over an endless iterator;
+//! - `pass` in user code is refused, as in the reference.
+
+use starlark::syntax::Dialect;
+use starlark_syntax::codemap::CodeMap;
+use starlark_syntax::lexer::{Lexer, Token};
+
+use super::{instr, Line};
+
+#[derive(Debug)]
+pub struct BlockError {
+    pub message: String,
+    /// Template line the error is on (None when it is in generated code).
+    pub line: Option<u32>,
+}
+
+pub(crate) struct Indented {
+    pub code: String,
+    pub line_map: Vec<Option<u32>>,
+}
+
+struct LogicalLine {
+    first: usize,
+    last: usize,
+    first_tok: Token,
+    first_word: String,
+    /// End of the first token.
+    first_end: usize,
+    ends_with_colon: bool,
+    /// Insertions into the joined source: (byte offset, text, part of a `return` rewrite).
+    edits: Vec<(usize, String, bool)>,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum LineKind {
+    Normal,
+    End,
+    /// `else:` / `elif …:`: closes the previous block and opens another.
+    Continuation,
+    While,
+}
+
+struct Block {
+    is_def: bool,
+    uses_tpl: bool,
+    stmts: usize,
+    opened_at: usize,
+}
+
+pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, BlockError> {
+    // Join the lines (leading whitespace is not significant in ytt code).
+    let mut joined = String::new();
+    let mut line_starts = Vec::with_capacity(lines.len());
+    for l in lines {
+        line_starts.push(joined.len());
+        joined.push_str(l.code.trim_start());
+        joined.push('\n');
+    }
+    let line_of = |off: usize| line_starts.partition_point(|&s| s <= off).saturating_sub(1);
+    let src_of = |phys: usize| lines.get(phys).and_then(|l| l.src);
+
+    let logical = lex_logical_lines(template_id, &joined, &line_of, &src_of)?;
+
+    // Block structure.
+    let mut blocks: Vec<Block> = Vec::new();
+    let mut stack: Vec<usize> = Vec::new();
+    let mut depth = vec![0usize; logical.len()];
+    let mut kind = vec![LineKind::Normal; logical.len()];
+    let mut innermost_def: Vec<Option<usize>> = vec![None; logical.len()];
+    let mut opens: Vec<Option<usize>> = vec![None; logical.len()];
+    let mut closes: Vec<Option<usize>> = vec![None; logical.len()];
+    for (i, ll) in logical.iter().enumerate() {
+        let err_here = |message: &str| BlockError {
+            message: message.to_owned(),
+            line: src_of(ll.first),
+        };
+        if ll.first_word == "end" && matches!(ll.first_tok, Token::Identifier(_)) {
+            kind[i] = LineKind::End;
+            let b = stack.pop().ok_or_else(|| err_here("unexpected end"))?;
+            closes[i] = Some(b);
+            depth[i] = stack.len() + 1;
+            continue;
+        }
+        if matches!(ll.first_tok, Token::Else | Token::Elif) {
+            kind[i] = LineKind::Continuation;
+            let b = stack
+                .pop()
+                .ok_or_else(|| err_here("unexpected else/elif without if/for"))?;
+            closes[i] = Some(b);
+        }
+        if ll.first_word == "while" {
+            kind[i] = LineKind::While;
+        }
+        depth[i] = stack.len();
+        innermost_def[i] = stack.iter().rev().find(|&&b| blocks[b].is_def).copied();
+        if let Some(&b) = stack.last() {
+            blocks[b].stmts += 1;
+        }
+        if let Some(d) = innermost_def[i] {
+            if (ll.first..=ll.last).any(|p| lines[p].node_instr) {
+                blocks[d].uses_tpl = true;
+            }
+        }
+        if ll.ends_with_colon {
+            blocks.push(Block {
+                is_def: matches!(ll.first_tok, Token::Def),
+                uses_tpl: false,
+                stmts: 0,
+                opened_at: i,
+            });
+            stack.push(blocks.len() - 1);
+            opens[i] = Some(blocks.len() - 1);
+        }
+    }
+    if let Some(&b) = stack.last() {
+        return Err(BlockError {
+            message: "mismatched set of block openings (if/else/elif/for/def) and closing (end)"
+                .into(),
+            line: src_of(logical[blocks[b].opened_at].first),
+        });
+    }
+
+    // Emit.
+    let mut out = String::with_capacity(joined.len() * 2);
+    let mut line_map = Vec::with_capacity(lines.len() + 16);
+    let mut push = |text: &str, src: Option<u32>| {
+        out.push_str(text);
+        out.push('\n');
+        line_map.push(src);
+    };
+    for (i, ll) in logical.iter().enumerate() {
+        let ind = "    ".repeat(depth[i]);
+        let src = src_of(ll.first);
+        if kind[i] == LineKind::End {
+            let b = &blocks[closes[i].unwrap_or(0)];
+            if b.is_def && b.uses_tpl {
+                push(
+                    &format!("{ind}return {}({template_id})", instr::END_CTX),
+                    src,
+                );
+            } else if b.stmts == 0 {
+                push(&format!("{ind}pass"), src);
+            }
+            continue;
+        }
+        if kind[i] == LineKind::Continuation {
+            if let Some(b) = closes[i] {
+                if blocks[b].stmts == 0 {
+                    push(&format!("{ind}    pass"), src);
+                }
+            }
+        }
+        let in_tpl_def = innermost_def[i].is_some_and(|d| blocks[d].uses_tpl);
+        let start = line_starts[ll.first];
+        let end = line_starts
+            .get(ll.last + 1)
+            .map(|&e| e - 1)
+            .unwrap_or(joined.len());
+        let mut text = joined[start..end].to_owned();
+        for (at, insertion, is_return) in ll.edits.iter().rev() {
+            if *is_return && !in_tpl_def {
+                continue;
+            }
+            text.insert_str(at - start, insertion);
+        }
+        if kind[i] == LineKind::While {
+            let cond = text
+                .trim_start()
+                .strip_prefix("while")
+                .unwrap_or("")
+                .trim()
+                .trim_end_matches(':')
+                .to_owned();
+            push(&format!("{ind}for _ in {}():", instr::FOREVER), src);
+            push(&format!("{ind}    if not ({cond}):"), src);
+            push(&format!("{ind}        break"), src);
+        } else {
+            for (k, t) in text.split('\n').enumerate() {
+                let phys_src = src_of(ll.first + k);
+                if k == 0 {
+                    push(&format!("{ind}{t}"), phys_src);
+                } else {
+                    push(t, phys_src);
+                }
+            }
+        }
+        if let Some(b) = opens[i] {
+            if blocks[b].is_def && blocks[b].uses_tpl {
+                push(
+                    &format!("{ind}    {}({template_id})", instr::START_CTX),
+                    src,
+                );
+            }
+        }
+    }
+    Ok(Indented { code: out, line_map })
+}
+
+fn lex_logical_lines(
+    template_id: u32,
+    joined: &str,
+    line_of: &dyn Fn(usize) -> usize,
+    src_of: &dyn Fn(usize) -> Option<u32>,
+) -> Result<Vec<LogicalLine>, BlockError> {
+    let codemap = CodeMap::new("template".into(), joined.to_owned());
+    let lexer = Lexer::new(joined, &Dialect::Standard, codemap);
+    let mut logical: Vec<LogicalLine> = Vec::new();
+    let mut cur: Option<LogicalLine> = None;
+    let mut last_sig: Option<Token> = None;
+    let mut prev_tok: Option<Token> = None;
+    // an open `return`: byte offset of its end, and the bracket depth it is at
+    let mut pending_return: Option<usize> = None;
+    // `**` splats being wrapped: (start of the expression, bracket depth of the call)
+    let mut pending_kwargs: Vec<(usize, i32)> = Vec::new();
+    let mut depth: i32 = 0;
+    // end of the last significant token (a statement ends there, not after a comment)
+    let mut last_end: usize = 0;
+    // inside a def's parameter list or a lambda's parameters: `**kw` is a parameter there
+    let mut param_depth: Option<i32> = None;
+    let mut lambda_depth: Option<i32> = None;
+
+    for lexeme in lexer {
+        let (s, tok, e) = lexeme.map_err(|err| {
+            let msg = err.into_error().without_diagnostic().to_string();
+            BlockError {
+                message: msg,
+                line: None,
+            }
+        })?;
+        match tok {
+            Token::Indent | Token::Dedent | Token::Comment(_) | Token::Tabs => continue,
+            Token::Newline | Token::Semicolon => {
+                if let Some(c) = cur.as_mut() {
+                    let stmt_end = last_end.max(c.first_end).min(s);
+                    for (ks, _) in pending_kwargs.drain(..) {
+                        close_kwargs(c, ks, stmt_end);
+                    }
+                    if let Some(r) = pending_return.take() {
+                        push_return_edits(c, template_id, joined, r, stmt_end.max(r));
+                    }
+                }
+                if matches!(tok, Token::Semicolon) {
+                    prev_tok = Some(tok);
+                    continue;
+                }
+                if let Some(mut c) = cur.take() {
+                    c.ends_with_colon = matches!(last_sig, Some(Token::Colon));
+                    logical.push(c);
+                }
+                last_sig = None;
+                prev_tok = None;
+                depth = 0;
+                continue;
+            }
+            Token::Pass => {
+                return Err(BlockError {
+                    message: "use of reserved keyword 'pass' is not allowed".into(),
+                    line: src_of(line_of(s)),
+                })
+            }
+            _ => {}
+        }
+        if cur.is_none() {
+            cur = Some(LogicalLine {
+                first: line_of(s),
+                last: line_of(s),
+                first_tok: tok.clone(),
+                first_word: joined[s..e].to_owned(),
+                first_end: e,
+                ends_with_colon: false,
+                edits: Vec::new(),
+            });
+        }
+        let Some(c) = cur.as_mut() else { continue };
+        c.last = line_of(e.saturating_sub(1).max(s));
+        match tok {
+            Token::OpeningRound | Token::OpeningSquare | Token::OpeningCurly => depth += 1,
+            Token::ClosingRound | Token::ClosingSquare | Token::ClosingCurly => {
+                // a `**expr` ends at the bracket closing its call
+                while let Some(&(ks, d)) = pending_kwargs.last() {
+                    if d == depth {
+                        pending_kwargs.pop();
+                        close_kwargs(c, ks, s);
+                    } else {
+                        break;
+                    }
+                }
+                depth -= 1;
+                if param_depth == Some(depth) {
+                    param_depth = None;
+                }
+            }
+            Token::Comma => {
+                if let Some(&(ks, d)) = pending_kwargs.last() {
+                    if d == depth {
+                        pending_kwargs.pop();
+                        close_kwargs(c, ks, s);
+                    }
+                }
+            }
+            Token::Def => param_depth = Some(depth),
+            Token::Lambda => lambda_depth = Some(depth),
+            Token::Colon if lambda_depth == Some(depth) => lambda_depth = None,
+            Token::Return => pending_return = Some(e),
+            Token::StarStar => {
+                let is_param = param_depth.is_some() || lambda_depth.is_some();
+                let after_operand = matches!(
+                    prev_tok,
+                    Some(
+                        Token::Identifier(_)
+                            | Token::ClosingRound
+                            | Token::ClosingSquare
+                            | Token::ClosingCurly
+                            | Token::Int(_)
+                            | Token::Float(_)
+                            | Token::String(_)
+                    )
+                );
+                if !is_param && !after_operand {
+                    pending_kwargs.push((e, depth));
+                }
+            }
+            _ => {}
+        }
+        last_sig = Some(tok.clone());
+        prev_tok = Some(tok);
+        last_end = e;
+    }
+    if let Some(mut c) = cur.take() {
+        let end = last_end;
+        for (ks, _) in pending_kwargs.drain(..) {
+            close_kwargs(&mut c, ks, end);
+        }
+        if let Some(r) = pending_return.take() {
+            push_return_edits(&mut c, template_id, joined, r, end);
+        }
+        c.ends_with_colon = matches!(last_sig, Some(Token::Colon));
+        logical.push(c);
+    }
+    for c in &mut logical {
+        c.edits.sort_by_key(|(at, _, _)| *at);
+    }
+    Ok(logical)
+}
+
+fn close_kwargs(c: &mut LogicalLine, expr_start: usize, expr_end: usize) {
+    c.edits.push((expr_start, format!("{}(", instr::KWARGS), false));
+    c.edits.push((expr_end, ")".to_owned(), false));
+}
+
+/// `return X` → `return __ytt_end_ctx(T, X)`; applied only inside defs holding nodes.
+fn push_return_edits(
+    c: &mut LogicalLine,
+    template_id: u32,
+    joined: &str,
+    after_return: usize,
+    stmt_end: usize,
+) {
+    if joined[after_return..stmt_end].trim().is_empty() {
+        c.edits.push((
+            after_return,
+            format!(" {}({template_id}, None)", instr::END_CTX),
+            true,
+        ));
+    } else {
+        c.edits.push((
+            after_return,
+            format!(" {}({template_id}, ", instr::END_CTX),
+            true,
+        ));
+        c.edits.push((stmt_end, ")".to_owned(), true));
+    }
+}

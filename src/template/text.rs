@@ -1,0 +1,147 @@
+//! Text templates: `(@ code @)`, `(@= expr @)`, with `-` trims on either side.
+
+use std::sync::Arc;
+
+use super::{instr, Builder, CompileError, CompiledTemplate, Line, TKind};
+
+enum Segment {
+    Text(String, u32),
+    Code(String, u32),
+    Expr(String, u32),
+}
+
+/// Compiles a whole text file (`.txt`, `.lib.txt`).
+pub fn compile_text(id: u32, name: Arc<str>, src: &str) -> Result<CompiledTemplate, CompileError> {
+    let mut b = Builder::new(id, name);
+    b.start_ctx(None);
+    let root = b.add_node(TKind::Text, None, 1);
+    b.start_node(root, None);
+    let displays = emit_text(&mut b, root, src, 1)?;
+    b.lines
+        .push(Line::instr(format!("{}({id})", instr::END_ROOT), None));
+    let mut compiled = b.finish(src)?;
+    // errors in text templates show the code of the line, not the whole line
+    for (line, text) in displays {
+        if let Some(l) = compiled.src_lines.get_mut((line as usize).wrapping_sub(1)) {
+            *l = text;
+        }
+    }
+    Ok(compiled)
+}
+
+/// Adds the nodes and lines of a text template under the text root `root`. Returns, per
+/// line holding code, the code as shown in error reports.
+pub(crate) fn emit_text(
+    b: &mut Builder,
+    root: u32,
+    text: &str,
+    first_line: u32,
+) -> Result<Vec<(u32, String)>, CompileError> {
+    let segments = split(text, first_line, &b.name)?;
+    let mut displays = Vec::new();
+    for seg in segments {
+        match seg {
+            Segment::Text(t, line) => {
+                if t.is_empty() {
+                    continue;
+                }
+                let tag = b.add_node(TKind::TextChunk, Some(root), line);
+                b.nodes[tag as usize].text = Some(t);
+                b.start_node(tag, Some(line));
+            }
+            Segment::Code(code, line) => {
+                displays.push((line, code.clone()));
+                for (i, l) in code.split('\n').enumerate() {
+                    b.lines.push(Line::user(l.trim(), line + i as u32));
+                }
+            }
+            Segment::Expr(expr, line) => {
+                displays.push((line, format!("={expr}")));
+                let tag = b.add_node(TKind::TextChunk, Some(root), line);
+                b.start_node(tag, Some(line));
+                let sep = if expr.contains('#') { "\n" } else { "" };
+                b.lines.push(Line::instr(
+                    format!("{}({}, {tag}, ({}{sep}))", instr::SET_NODE, b.id, expr.trim()),
+                    Some(line),
+                ));
+            }
+        }
+    }
+    Ok(displays)
+}
+
+fn line_col(text: &str, offset: usize, first_line: u32) -> (u32, usize) {
+    let before = &text[..offset];
+    let line = first_line + before.matches('\n').count() as u32;
+    let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+    (line, col)
+}
+
+fn split(text: &str, first_line: u32, name: &str) -> Result<Vec<Segment>, CompileError> {
+    let err = |what: &str, offset: usize| {
+        let (line, col) = line_col(text, offset, first_line);
+        CompileError::Template(format!(
+            "Parsing text template '{name}':\n  {what} at line {line} col {col}"
+        ))
+    };
+    let mut segs: Vec<Segment> = Vec::new();
+    let mut pos = 0;
+    let mut trim_next = false;
+    while pos < text.len() {
+        let rest = &text[pos..];
+        let open = rest.find("(@");
+        let close = rest.find("@)");
+        if let Some(c) = close {
+            if open.is_none_or(|o| c < o) {
+                return Err(err("Unexpected code closing '@)'", pos + c));
+            }
+        }
+        let Some(o) = open else {
+            let mut t = rest.to_owned();
+            if trim_next {
+                t = t.trim_start().to_owned();
+            }
+            segs.push(Segment::Text(t, line_col(text, pos, first_line).0));
+            break;
+        };
+        let mut t = rest[..o].to_owned();
+        if trim_next {
+            t = t.trim_start().to_owned();
+        }
+        let text_line = line_col(text, pos, first_line).0;
+        let code_start = pos + o + 2;
+        let mut inner_start = code_start;
+        let trim_prev = text[inner_start..].starts_with('-');
+        if trim_prev {
+            inner_start += 1;
+            t = t.trim_end().to_owned();
+        }
+        segs.push(Segment::Text(t, text_line));
+        let is_expr = text[inner_start..].starts_with('=');
+        if is_expr {
+            inner_start += 1;
+        }
+        let after = &text[inner_start..];
+        let Some(c) = after.find("@)") else {
+            return Err(err("Missing code closing '@)'", pos + o));
+        };
+        if let Some(o2) = after.find("(@") {
+            if o2 < c {
+                return Err(err("Unexpected code opening '(@'", inner_start + o2));
+            }
+        }
+        let mut inner = &after[..c];
+        trim_next = inner.ends_with('-');
+        if trim_next {
+            inner = &inner[..inner.len() - 1];
+        }
+        let code_line = line_col(text, code_start, first_line).0;
+        segs.push(if is_expr {
+            Segment::Expr(inner.to_owned(), code_line)
+        } else {
+            Segment::Code(inner.to_owned(), code_line)
+        });
+        pos = inner_start + c + 2;
+    }
+    Ok(segs)
+}

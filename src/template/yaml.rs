@@ -1,0 +1,216 @@
+//! YAML templates: every document, map item and array item becomes a node instruction;
+//! `#@` comments become code, values and annotations.
+
+use std::sync::Arc;
+
+use super::annotations::{classify, CommentKind, MAP_KEY_OVERRIDE, TEXT_TEMPLATED_STRINGS};
+use super::text::emit_text;
+use super::{instr, Builder, CompileError, CompileOptions, CompiledTemplate, Line, TKind};
+use crate::yaml::{Comment, DocSet, Meta, Node};
+
+/// A YAML file is a template when any of its comments is a `#@` one.
+pub fn is_templated(ds: &DocSet) -> bool {
+    fn node(n: &Node) -> bool {
+        match n {
+            Node::Map(m) => m.items.iter().any(|i| meta(&i.meta) || node(&i.value)),
+            Node::Array(a) => a.items.iter().any(|i| meta(&i.meta) || node(&i.value)),
+            _ => false,
+        }
+    }
+    fn meta(m: &Meta) -> bool {
+        m.comments.iter().any(|c| c.text.starts_with('@'))
+    }
+    meta(&ds.meta) || ds.docs.iter().any(|d| meta(&d.meta) || node(&d.value))
+}
+
+pub fn compile_yaml(
+    id: u32,
+    name: Arc<str>,
+    src: &str,
+    ds: &DocSet,
+    opts: CompileOptions,
+) -> Result<CompiledTemplate, CompileError> {
+    let mut c = YamlCompiler {
+        b: Builder::new(id, name),
+        opts,
+    };
+    c.b.start_ctx(None);
+    let root = c.b.add_node(TKind::DocSet, None, 0);
+    c.b.nodes[root as usize].pos.line = 0;
+    c.b.start_node(root, None);
+    for doc in &ds.docs {
+        c.item(TKind::Doc, root, &doc.meta, None, &doc.value, false)?;
+    }
+    if !ds.meta.comments.is_empty() {
+        // comments after the last node belong to an (empty) document of their own
+        c.item(TKind::Doc, root, &ds.meta, None, &Node::Null, false)?;
+    }
+    c.b.lines
+        .push(Line::instr(format!("{}({id})", instr::END_ROOT), None));
+    c.b.finish(src)
+}
+
+struct YamlCompiler {
+    b: Builder,
+    opts: CompileOptions,
+}
+
+const END_FORMS: &[&str] = &["if/end", "for/end", "def/end", "elif/end", "else/end"];
+
+impl YamlCompiler {
+    fn item(
+        &mut self,
+        kind: TKind,
+        parent: u32,
+        meta: &Meta,
+        key: Option<&Node>,
+        value: &Node,
+        text_templated: bool,
+    ) -> Result<(), CompileError> {
+        let line = meta.pos.line;
+        let mut code: Vec<(u32, String)> = Vec::new();
+        let mut value_expr: Option<(u32, String)> = None;
+        let mut annotations: Vec<(u32, String, String)> = Vec::new();
+        let mut text_templated = text_templated;
+        let mut key_override = self.opts.implicit_map_key_overrides;
+        let mut end_line: Option<u32> = None;
+        for c in &meta.comments {
+            match classify(c) {
+                CommentKind::Ignored => {}
+                CommentKind::Plain => {
+                    if !self.opts.ignore_unknown_comments {
+                        return Err(self.plain_comment_error(c));
+                    }
+                }
+                CommentKind::Code(text) => {
+                    if end_line.is_some() {
+                        return Err(CompileError::Template(format!(
+                            "Compiling YAML template '{}':\n  Unexpected code at line {}:{} after use of '*/end', expected YAML node",
+                            self.b.name, self.b.name, c.line
+                        )));
+                    }
+                    let trimmed = text.trim_start();
+                    let mut text = text.clone();
+                    for form in END_FORMS {
+                        if let Some(rest) = trimmed.strip_prefix(form) {
+                            if rest.is_empty() || rest.starts_with([' ', ':']) {
+                                let word = &form[..form.len() - 4];
+                                text = format!("{word}{rest}");
+                                end_line = Some(c.line);
+                            }
+                        }
+                    }
+                    code.push((c.line, text));
+                }
+                CommentKind::Value(expr) => value_expr = Some((c.line, expr)),
+                CommentKind::Annotation { name, args } => match name.as_str() {
+                    TEXT_TEMPLATED_STRINGS => text_templated = true,
+                    MAP_KEY_OVERRIDE => key_override = true,
+                    _ => annotations.push((c.line, name, args)),
+                },
+            }
+        }
+
+        let has_yaml_value = match value {
+            Node::Null => false,
+            Node::Map(_) | Node::Array(_) => true,
+            _ => true,
+        };
+        if value_expr.is_some() && has_yaml_value {
+            return Err(CompileError::Template(format!(
+                "Compiling YAML template '{}':\n  Expected YAML node at line {}:{} to have either computed or YAML value, but found both",
+                self.b.name, self.b.name, line
+            )));
+        }
+
+        for (l, text) in code {
+            self.b.lines.push(Line::user(text, l));
+        }
+        let tag = self.b.add_node(kind, Some(parent), line);
+        for (l, name, args) in annotations {
+            let sep = if args.is_empty() { "" } else { ", " };
+            let nl = if args.contains('#') { "\n" } else { "" };
+            self.b.lines.push(Line::instr(
+                format!(
+                    "{}({}, {tag}, {name:?}{sep}{args}{nl})",
+                    instr::ANNOTATE,
+                    self.b.id
+                ),
+                Some(l),
+            ));
+        }
+        {
+            let n = &mut self.b.nodes[tag as usize];
+            n.key = key.cloned();
+            n.key_override = key_override;
+        }
+        self.b.start_node(tag, Some(line));
+
+        if let Some(Node::Str(k)) = key {
+            if text_templated && k.contains("(@") {
+                self.text_templated(tag, k, line, instr::SET_KEY)?;
+            }
+        }
+
+        if let Some((l, expr)) = value_expr {
+            let nl = if expr.contains('#') { "\n" } else { "" };
+            self.b.lines.push(Line::instr(
+                format!("{}({}, {tag}, ({expr}{nl}))", instr::SET_NODE, self.b.id),
+                Some(l),
+            ));
+        } else {
+            match value {
+                Node::Map(m) => {
+                    let map_tag = self.b.add_node(TKind::Map, Some(tag), line);
+                    self.b.start_node(map_tag, Some(line));
+                    for i in &m.items {
+                        self.item(
+                            TKind::MapItem,
+                            map_tag,
+                            &i.meta,
+                            Some(&i.key),
+                            &i.value,
+                            text_templated,
+                        )?;
+                    }
+                }
+                Node::Array(a) => {
+                    let arr_tag = self.b.add_node(TKind::Array, Some(tag), line);
+                    self.b.start_node(arr_tag, Some(line));
+                    for i in &a.items {
+                        self.item(TKind::ArrayItem, arr_tag, &i.meta, None, &i.value, text_templated)?;
+                    }
+                }
+                Node::Str(s) if text_templated && s.contains("(@") => {
+                    self.text_templated(tag, s, line, instr::SET_NODE)?;
+                }
+                scalar => self.b.nodes[tag as usize].literal = Some(scalar.clone()),
+            }
+        }
+        if let Some(l) = end_line {
+            self.b.lines.push(Line::user("end", l));
+        }
+        Ok(())
+    }
+
+    /// A string with `(@ @)` under `@yaml/text-templated-strings`: evaluated as a text
+    /// template in its own node context, its result set as the key or value of `tag`.
+    fn text_templated(&mut self, tag: u32, s: &str, line: u32, setter: &str) -> Result<(), CompileError> {
+        self.b.start_ctx(Some(line));
+        let root = self.b.add_node(TKind::Text, Some(tag), line);
+        self.b.start_node(root, Some(line));
+        emit_text(&mut self.b, root, s, line)?;
+        self.b.lines.push(Line::instr(
+            format!("{setter}({}, {tag}, {}({}))", self.b.id, instr::END_CTX, self.b.id),
+            Some(line),
+        ));
+        Ok(())
+    }
+
+    fn plain_comment_error(&self, c: &Comment) -> CompileError {
+        CompileError::Template(format!(
+            "Compiling YAML template '{}': Failed to parse line {}: '#{}': Expected ytt-formatted string (use '#@' for annotations or code, '#!' for comments)",
+            self.b.name, c.line, c.text
+        ))
+    }
+}

@@ -1,0 +1,151 @@
+//! `@ytt:data`: the current library's data values and files.
+
+use std::fmt;
+use std::sync::Arc;
+
+use allocative::Allocative;
+use starlark::any::ProvidesStaticType;
+use starlark::collections::SmallMap;
+use starlark::environment::{FrozenModule, Module};
+use starlark::eval::{Arguments, Evaluator};
+use starlark::starlark_simple_value;
+use starlark::values::list::AllocList;
+use starlark::values::{NoSerialize, StarlarkPagable, StarlarkValue, Value};
+use starlark_derive::starlark_value;
+
+use super::library::Library;
+use crate::eval::convert::from_node_struct;
+use crate::eval::ystruct::YttStruct;
+use crate::yaml::Node;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DataFnKind {
+    List,
+    Read,
+}
+
+/// `data.list` / `data.read`, bound to a library and the directory of the calling file.
+#[derive(Debug, ProvidesStaticType, NoSerialize, StarlarkPagable, Allocative)]
+pub struct DataFn {
+    #[allocative(skip)]
+    #[starlark_pagable(skip)]
+    kind: Option<DataFnKind>,
+    #[allocative(skip)]
+    #[starlark_pagable(skip)]
+    library: Option<Arc<Library>>,
+    from_dir: String,
+}
+starlark_simple_value!(DataFn);
+
+impl Default for DataFn {
+    fn default() -> Self {
+        DataFn {
+            kind: None,
+            library: None,
+            from_dir: String::new(),
+        }
+    }
+}
+
+impl fmt::Display for DataFn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            Some(DataFnKind::List) => f.write_str("<built-in function data.list>"),
+            _ => f.write_str("<built-in function data.read>"),
+        }
+    }
+}
+
+fn err(msg: String) -> starlark::Error {
+    starlark::Error::new_other(anyhow::anyhow!(msg))
+}
+
+#[starlark_value(type = "builtin_function_or_method")]
+impl<'v> StarlarkValue<'v> for DataFn {
+    fn invoke(
+        &self,
+        _me: Value<'v>,
+        args: &Arguments<'v, '_>,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> starlark::Result<Value<'v>> {
+        let heap = eval.heap();
+        let name = if self.kind == Some(DataFnKind::List) {
+            "data.list"
+        } else {
+            "data.read"
+        };
+        let named = args.names_map()?;
+        let mut path: Option<String> = None;
+        for (k, v) in named.iter() {
+            if k.as_str() != "path" {
+                return Err(err(format!("{name}: unexpected keyword argument \"{}\"", k.as_str())));
+            }
+            path = v.unpack_str().map(str::to_owned);
+        }
+        match args.len()? - named.len() {
+            0 => {}
+            1 => {
+                let [v] = args.positional::<1>(heap)?;
+                path = Some(
+                    v.unpack_str()
+                        .ok_or_else(|| err(format!("{name}: expected string path, got {}", v.get_type())))?
+                        .to_owned(),
+                );
+            }
+            n => return Err(err(format!("{name}: got {n} arguments, want at most 1"))),
+        }
+        let Some(lib) = &self.library else {
+            return Err(err(format!("{name}: no library")));
+        };
+        match self.kind {
+            Some(DataFnKind::List) => {
+                let files = lib.list(&self.from_dir, path.as_deref().unwrap_or(""));
+                Ok(heap.alloc(AllocList(files)))
+            }
+            _ => {
+                let Some(path) = path else {
+                    return Err(err(format!("{name}: got 0 arguments, want 1")));
+                };
+                let full = if let Some(p) = path.strip_prefix('/') {
+                    p.to_owned()
+                } else {
+                    super::library::join(&self.from_dir, &path)
+                };
+                let file = lib.find(&full).ok_or_else(|| {
+                    err(format!("{name}: Expected to find file '{path}', but did not"))
+                })?;
+                let text = std::str::from_utf8(&file.data)
+                    .map_err(|_| err(format!("{name}: file '{path}' is not valid UTF-8")))?;
+                Ok(heap.alloc(text))
+            }
+        }
+    }
+}
+
+/// Builds the `@ytt:data` module for a file of `library` in directory `from_dir`.
+pub fn data_module(library: &Arc<Library>, from_dir: &str, values: &Node) -> anyhow::Result<FrozenModule> {
+    Module::with_temp_heap(|module| {
+        let heap = module.heap();
+        let mut fields = SmallMap::new();
+        let values = match values {
+            Node::Null => heap.alloc(YttStruct::new(SmallMap::new())),
+            v => from_node_struct(heap, v)?,
+        };
+        fields.insert("values".to_owned(), values);
+        for kind in [DataFnKind::List, DataFnKind::Read] {
+            let name = if kind == DataFnKind::List { "list" } else { "read" };
+            fields.insert(
+                name.to_owned(),
+                heap.alloc(DataFn {
+                    kind: Some(kind),
+                    library: Some(library.clone()),
+                    from_dir: from_dir.to_owned(),
+                }),
+            );
+        }
+        module.set("data", heap.alloc(YttStruct::new(fields)));
+        module
+            .freeze()
+            .map_err(|_| anyhow::anyhow!("failed to freeze @ytt:data"))
+    })
+}

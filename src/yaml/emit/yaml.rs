@@ -1,0 +1,1027 @@
+//! The YAML emitter: block style as produced by ytt's fork of go-yaml v2 (a port of
+//! libyaml's emitter). This follows the emitter's state (column, indent, whitespace and
+//! indention flags) so block scalars, `? ` complex keys and nested sequences come out
+//! byte-identical.
+
+use std::fmt::Write as _;
+
+use super::float::write_float_yaml;
+use crate::yaml::node::{DocSet, Node};
+
+/// The default output: non-empty documents joined by `---\n`.
+pub fn yaml_docset(ds: &DocSet, out: &mut String) {
+    let mut first = true;
+    for doc in &ds.docs {
+        if doc.value.is_empty_doc_value() {
+            continue;
+        }
+        if !first {
+            out.push_str("---\n");
+        }
+        first = false;
+        write_document(&doc.value, out);
+    }
+}
+
+/// A single value as a one-document YAML text (`yaml.encode()`): `a: 1\n`, `foo\n`, `{}\n`.
+pub fn yaml_node(n: &Node) -> String {
+    let mut out = String::new();
+    write_document(n, &mut out);
+    out
+}
+
+/// Appends one document (the value followed by its final line break).
+pub fn write_document(n: &Node, out: &mut String) {
+    let mut e = Emitter {
+        out,
+        column: 0,
+        indent: -1,
+        whitespace: true,
+        indention: true,
+        simple_key_context: false,
+        mapping_context: false,
+    };
+    e.emit_node(n, false, false);
+    // document end: an implicit end still breaks the line
+    e.write_indent();
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Style {
+    Plain,
+    Single,
+    Double,
+    Literal,
+}
+
+struct Emitter<'a> {
+    out: &'a mut String,
+    /// Column in characters.
+    column: usize,
+    indent: i32,
+    /// The last written character is whitespace (or nothing on the line yet).
+    whitespace: bool,
+    /// Only indentation has been written on the current line.
+    indention: bool,
+    simple_key_context: bool,
+    mapping_context: bool,
+}
+
+const BEST_INDENT: i32 = 2;
+/// Keys longer than this (in bytes) are written as `? key` complex keys.
+const MAX_SIMPLE_KEY_LEN: usize = 128;
+
+impl Emitter<'_> {
+    #[inline]
+    fn put(&mut self, c: char) {
+        self.out.push(c);
+        self.column += 1;
+    }
+
+    #[inline]
+    fn put_break(&mut self) {
+        self.out.push('\n');
+        self.column = 0;
+    }
+
+    /// Writes text that contains no line breaks.
+    #[inline]
+    fn put_str(&mut self, s: &str) {
+        self.out.push_str(s);
+        self.column += char_count(s);
+    }
+
+    fn write_indent(&mut self) {
+        let indent = self.indent.max(0) as usize;
+        if !self.indention || self.column > indent || (self.column == indent && !self.whitespace) {
+            self.put_break();
+        }
+        while self.column < indent {
+            self.put(' ');
+        }
+        self.whitespace = true;
+        self.indention = true;
+    }
+
+    fn write_indicator(
+        &mut self,
+        indicator: &str,
+        need_whitespace: bool,
+        is_whitespace: bool,
+        is_indention: bool,
+    ) {
+        if need_whitespace && !self.whitespace {
+            self.put(' ');
+        }
+        self.put_str(indicator);
+        self.whitespace = is_whitespace;
+        self.indention = self.indention && is_indention;
+    }
+
+    #[inline]
+    fn increase_indent(&mut self, flow: bool, indentless: bool) -> i32 {
+        let saved = self.indent;
+        if self.indent < 0 {
+            self.indent = if flow { BEST_INDENT } else { 0 };
+        } else if !indentless {
+            self.indent += BEST_INDENT;
+        }
+        saved
+    }
+
+    fn emit_node(&mut self, n: &Node, mapping: bool, simple_key: bool) {
+        self.mapping_context = mapping;
+        self.simple_key_context = simple_key;
+        match n {
+            Node::Map(m) if m.items.is_empty() => self.emit_empty_flow("{", "}"),
+            Node::Array(a) if a.items.is_empty() => self.emit_empty_flow("[", "]"),
+            Node::Map(m) => {
+                let saved = self.increase_indent(false, false);
+                for item in &m.items {
+                    self.write_indent();
+                    if is_simple_key(&item.key) {
+                        self.emit_node(&item.key, true, true);
+                        self.write_indicator(":", false, false, false);
+                    } else {
+                        self.write_indicator("?", true, false, true);
+                        self.emit_node(&item.key, true, false);
+                        self.write_indent();
+                        self.write_indicator(":", true, false, true);
+                    }
+                    self.emit_node(&item.value, true, false);
+                }
+                self.indent = saved;
+            }
+            Node::Array(a) => {
+                let indentless = self.mapping_context && !self.indention;
+                let saved = self.increase_indent(false, indentless);
+                for item in &a.items {
+                    self.write_indent();
+                    self.write_indicator("-", true, false, true);
+                    self.emit_node(&item.value, false, false);
+                }
+                self.indent = saved;
+            }
+            Node::Str(s) => self.emit_string(s),
+            Node::Null => self.emit_plain_ascii("null"),
+            Node::Bool(b) => self.emit_plain_ascii(if *b { "true" } else { "false" }),
+            Node::Int(i) => {
+                if !self.whitespace {
+                    self.put(' ');
+                }
+                let start = self.out.len();
+                let _ = write!(self.out, "{i}");
+                self.column += self.out.len() - start;
+                self.whitespace = false;
+                self.indention = false;
+            }
+            Node::Float(f) => {
+                if !self.whitespace {
+                    self.put(' ');
+                }
+                let start = self.out.len();
+                write_float_yaml(self.out, *f);
+                self.column += self.out.len() - start;
+                self.whitespace = false;
+                self.indention = false;
+            }
+        }
+    }
+
+    fn emit_empty_flow(&mut self, open: &str, close: &str) {
+        let saved = self.increase_indent(true, false);
+        self.write_indicator(open, true, true, false);
+        self.indent = saved;
+        self.write_indicator(close, false, false, false);
+    }
+
+    /// A scalar that is always written plain (null, bools).
+    fn emit_plain_ascii(&mut self, s: &str) {
+        if !self.whitespace {
+            self.put(' ');
+        }
+        self.out.push_str(s);
+        self.column += s.len();
+        self.whitespace = false;
+        self.indention = false;
+    }
+
+    fn emit_string(&mut self, s: &str) {
+        let a = analyze(s.as_bytes());
+        // the style go-yaml's encoder asks for
+        let mut style = if s.contains('\n') {
+            Style::Literal
+        } else if resolves_as_non_string(s) {
+            Style::Double
+        } else {
+            Style::Plain
+        };
+        // the emitter's choice (yaml_emitter_select_scalar_style)
+        if self.simple_key_context && a.multiline {
+            style = Style::Double;
+        }
+        if style == Style::Plain
+            && (!a.block_plain_allowed || (s.is_empty() && self.simple_key_context))
+        {
+            style = Style::Single;
+        }
+        if style == Style::Single && !a.single_quoted_allowed {
+            style = Style::Double;
+        }
+        if style == Style::Literal && (!a.block_allowed || self.simple_key_context) {
+            style = Style::Double;
+        }
+
+        let saved = self.increase_indent(true, false);
+        match style {
+            Style::Plain => {
+                // plain scalars never contain line breaks here
+                if !self.whitespace {
+                    self.put(' ');
+                }
+                self.put_str(s);
+                self.whitespace = false;
+                self.indention = false;
+            }
+            Style::Single => self.write_single_quoted(s),
+            Style::Double => self.write_double_quoted(s),
+            Style::Literal => self.write_literal(s),
+        }
+        self.indent = saved;
+    }
+
+    fn write_single_quoted(&mut self, s: &str) {
+        self.write_indicator("'", true, false, false);
+        let mut breaks = false;
+        for c in s.chars() {
+            if c == ' ' {
+                self.put(' ');
+            } else if is_break_char(c) {
+                if !breaks && c == '\n' {
+                    self.put_break();
+                }
+                if c == '\n' {
+                    self.put_break();
+                } else {
+                    self.out.push(c);
+                    self.column = 0;
+                }
+                self.indention = true;
+                breaks = true;
+            } else {
+                if breaks {
+                    self.write_indent();
+                }
+                if c == '\'' {
+                    self.put('\'');
+                }
+                self.put(c);
+                self.indention = false;
+                breaks = false;
+            }
+        }
+        self.write_indicator("'", false, false, false);
+        self.whitespace = false;
+        self.indention = false;
+    }
+
+    fn write_double_quoted(&mut self, s: &str) {
+        self.write_indicator("\"", true, false, false);
+        // libyaml's BOM check looks at the start of the value, not at the current
+        // character: a value starting with U+FEFF gets every character escaped.
+        let escape_all = s.starts_with('\u{FEFF}');
+        let start = self.out.len();
+        let mut extra_cols = 0usize;
+        for c in s.chars() {
+            if escape_all
+                || !is_printable_char(c)
+                || c == '\u{FEFF}'
+                || is_break_char(c)
+                || c == '"'
+                || c == '\\'
+            {
+                let out = &mut *self.out;
+                out.push('\\');
+                match c {
+                    '\0' => out.push('0'),
+                    '\x07' => out.push('a'),
+                    '\x08' => out.push('b'),
+                    '\t' => out.push('t'),
+                    '\n' => out.push('n'),
+                    '\x0b' => out.push('v'),
+                    '\x0c' => out.push('f'),
+                    '\r' => out.push('r'),
+                    '\x1b' => out.push('e'),
+                    '"' => out.push('"'),
+                    '\\' => out.push('\\'),
+                    '\u{85}' => out.push('N'),
+                    '\u{A0}' => out.push('_'),
+                    '\u{2028}' => out.push('L'),
+                    '\u{2029}' => out.push('P'),
+                    _ => {
+                        let v = c as u32;
+                        let _ = if v <= 0xFF {
+                            write!(out, "x{v:02X}")
+                        } else if v <= 0xFFFF {
+                            write!(out, "u{v:04X}")
+                        } else {
+                            write!(out, "U{v:08X}")
+                        };
+                    }
+                }
+            } else {
+                self.out.push(c);
+                if c.len_utf8() > 1 {
+                    extra_cols += c.len_utf8() - 1;
+                }
+            }
+        }
+        // escapes are ASCII: column advances by bytes minus the extra bytes of raw chars
+        self.column += self.out.len() - start - extra_cols;
+        self.write_indicator("\"", false, false, false);
+        self.whitespace = false;
+        self.indention = false;
+    }
+
+    fn write_literal(&mut self, s: &str) {
+        self.write_indicator("|", true, false, false);
+        // block scalar hints
+        let b = s.as_bytes();
+        let first = s.chars().next();
+        if first.is_some_and(|c| c == ' ' || is_break_char(c)) {
+            self.write_indicator("2", false, false, false);
+        }
+        let mut chars = s.chars().rev();
+        let chomp = match chars.next() {
+            None => Some("-"),
+            Some(last) if !is_break_char(last) => Some("-"),
+            Some(last) => {
+                if last.len_utf8() == b.len() {
+                    Some("+")
+                } else {
+                    match chars.next() {
+                        Some(prev) if is_break_char(prev) => Some("+"),
+                        _ => None,
+                    }
+                }
+            }
+        };
+        if let Some(ch) = chomp {
+            self.write_indicator(ch, false, false, false);
+        }
+        self.put_break();
+        self.indention = true;
+        self.whitespace = true;
+        let mut breaks = true;
+        for line in SplitBreaks::new(s) {
+            match line {
+                Piece::Text(t) => {
+                    if breaks {
+                        self.write_indent();
+                    }
+                    self.put_str(t);
+                    self.indention = false;
+                    breaks = false;
+                }
+                Piece::Break(c) => {
+                    if c == '\n' {
+                        self.put_break();
+                    } else {
+                        self.out.push(c);
+                        self.column = 0;
+                    }
+                    self.indention = true;
+                    breaks = true;
+                }
+            }
+        }
+    }
+}
+
+enum Piece<'a> {
+    Text(&'a str),
+    Break(char),
+}
+
+/// Splits a string into runs of non-break text and single break characters.
+struct SplitBreaks<'a> {
+    s: &'a str,
+}
+
+impl<'a> SplitBreaks<'a> {
+    fn new(s: &'a str) -> Self {
+        SplitBreaks { s }
+    }
+}
+
+impl<'a> Iterator for SplitBreaks<'a> {
+    type Item = Piece<'a>;
+    fn next(&mut self) -> Option<Piece<'a>> {
+        let s = self.s;
+        let first = s.chars().next()?;
+        if is_break_char(first) {
+            self.s = &s[first.len_utf8()..];
+            return Some(Piece::Break(first));
+        }
+        let end = s
+            .char_indices()
+            .find(|&(_, c)| is_break_char(c))
+            .map_or(s.len(), |(i, _)| i);
+        self.s = &s[end..];
+        Some(Piece::Text(&s[..end]))
+    }
+}
+
+#[inline]
+fn char_count(s: &str) -> usize {
+    // count bytes that start a character
+    s.as_bytes().iter().filter(|&&b| (b & 0xC0) != 0x80).count()
+}
+
+fn is_simple_key(key: &Node) -> bool {
+    match key {
+        Node::Str(s) => s.len() <= MAX_SIMPLE_KEY_LEN && !s.chars().any(is_break_char),
+        Node::Map(m) => m.items.is_empty(),
+        Node::Array(a) => a.items.is_empty(),
+        _ => true,
+    }
+}
+
+#[inline]
+fn is_break_char(c: char) -> bool {
+    matches!(c, '\r' | '\n' | '\u{85}' | '\u{2028}' | '\u{2029}')
+}
+
+#[inline]
+fn is_printable_char(c: char) -> bool {
+    let v = c as u32;
+    v == 0x0A
+        || (0x20..=0x7E).contains(&v)
+        || (0xA0..=0xD7FF).contains(&v)
+        || ((0xE000..=0xFFFD).contains(&v) && v != 0xFEFF)
+}
+
+/// What libyaml's scalar analysis allows for a value (block context only: ytt never
+/// writes flow collections except the empty `{}` / `[]`).
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Analysis {
+    pub multiline: bool,
+    pub block_plain_allowed: bool,
+    pub single_quoted_allowed: bool,
+    pub block_allowed: bool,
+}
+
+#[inline]
+fn is_blank_at(b: &[u8], i: usize) -> bool {
+    i < b.len() && (b[i] == b' ' || b[i] == b'\t')
+}
+
+#[inline]
+fn utf8_width(b: u8) -> usize {
+    if b & 0x80 == 0 {
+        1
+    } else if b & 0xE0 == 0xC0 {
+        2
+    } else if b & 0xF0 == 0xE0 {
+        3
+    } else if b & 0xF8 == 0xF0 {
+        4
+    } else {
+        1
+    }
+}
+
+pub(crate) fn analyze(value: &[u8]) -> Analysis {
+    if value.is_empty() {
+        return Analysis {
+            multiline: false,
+            block_plain_allowed: true,
+            single_quoted_allowed: true,
+            block_allowed: false,
+        };
+    }
+    let mut block_indicators = false;
+    let mut line_breaks = false;
+    let mut special_characters = false;
+    let mut leading_space = false;
+    let mut leading_break = false;
+    let mut trailing_space = false;
+    let mut trailing_break = false;
+    let mut break_space = false;
+    let mut space_break = false;
+    let mut previous_space = false;
+    let mut previous_break = false;
+
+    if value.starts_with(b"---") || value.starts_with(b"...") {
+        block_indicators = true;
+    }
+    let mut preceded_by_whitespace = true;
+    let mut i = 0;
+    while i < value.len() {
+        let b = value[i];
+        let w = utf8_width(b);
+        let followed_by_whitespace = i + w >= value.len() || is_blank_at(value, i + w);
+        let indicator = if i == 0 {
+            match b {
+                b'#' | b',' | b'[' | b']' | b'{' | b'}' | b'&' | b'*' | b'!' | b'|' | b'>'
+                | b'\'' | b'"' | b'%' | b'@' | b'`' => true,
+                b'?' | b':' | b'-' => followed_by_whitespace,
+                _ => false,
+            }
+        } else {
+            match b {
+                b':' => followed_by_whitespace,
+                b'#' => preceded_by_whitespace,
+                _ => false,
+            }
+        };
+        block_indicators |= indicator;
+        // decode the character
+        let c = if w == 1 {
+            b as char
+        } else {
+            std::str::from_utf8(&value[i..(i + w).min(value.len())])
+                .ok()
+                .and_then(|s| s.chars().next())
+                .unwrap_or('\u{FFFD}')
+        };
+        if !is_printable_char(c) {
+            special_characters = true;
+        }
+        let is_brk = is_break_char(c);
+        if c == ' ' {
+            if i == 0 {
+                leading_space = true;
+            }
+            if i + w == value.len() {
+                trailing_space = true;
+            }
+            if previous_break {
+                break_space = true;
+            }
+            previous_space = true;
+            previous_break = false;
+        } else if is_brk {
+            line_breaks = true;
+            if i == 0 {
+                leading_break = true;
+            }
+            if i + w == value.len() {
+                trailing_break = true;
+            }
+            if previous_space {
+                space_break = true;
+            }
+            previous_space = false;
+            previous_break = true;
+        } else {
+            previous_space = false;
+            previous_break = false;
+        }
+        preceded_by_whitespace = c == ' ' || c == '\t' || is_brk || c == '\0';
+        i += w;
+    }
+
+    let mut a = Analysis {
+        multiline: line_breaks,
+        block_plain_allowed: true,
+        single_quoted_allowed: true,
+        block_allowed: true,
+    };
+    if leading_space || leading_break || trailing_space || trailing_break {
+        a.block_plain_allowed = false;
+    }
+    if trailing_space {
+        a.block_allowed = false;
+    }
+    if break_space {
+        a.block_plain_allowed = false;
+        a.single_quoted_allowed = false;
+    }
+    if space_break || special_characters {
+        a.block_plain_allowed = false;
+        a.single_quoted_allowed = false;
+        a.block_allowed = false;
+    }
+    if line_breaks {
+        a.block_plain_allowed = false;
+    }
+    if block_indicators {
+        a.block_plain_allowed = false;
+    }
+    a
+}
+
+// ---------------------------------------------------------------------------------------
+// Would a plain scalar read back as something other than this string? (YAML 1.1 as ytt's
+// go-yaml fork resolves it, plus the encoder's extra base-60 float and timestamp checks.)
+
+/// True when the plain form of `s` would not read back as the same string, so go-yaml's
+/// encoder asks for a double-quoted scalar.
+pub(crate) fn resolves_as_non_string(s: &str) -> bool {
+    let b = s.as_bytes();
+    let Some(&first) = b.first() else {
+        return true; // "" is null
+    };
+    match first {
+        b'y' | b'Y' | b'n' | b'N' | b't' | b'T' | b'f' | b'F' | b'o' | b'O' | b'~' => {
+            is_special_word(s)
+        }
+        b'.' => is_special_word(s) || is_go_dot_float(b),
+        b'+' | b'-' | b'0'..=b'9' => {
+            is_special_word(s) || is_timestamp(b) || is_int_or_float_number(s) || is_base60_float(b)
+        }
+        _ => false,
+    }
+}
+
+fn is_special_word(s: &str) -> bool {
+    matches!(
+        s,
+        "y" | "Y"
+            | "yes"
+            | "Yes"
+            | "YES"
+            | "on"
+            | "On"
+            | "ON"
+            | "true"
+            | "True"
+            | "TRUE"
+            | "n"
+            | "N"
+            | "no"
+            | "No"
+            | "NO"
+            | "off"
+            | "Off"
+            | "OFF"
+            | "false"
+            | "False"
+            | "FALSE"
+            | "null"
+            | "Null"
+            | "NULL"
+            | "~"
+            | ".nan"
+            | ".NaN"
+            | ".NAN"
+            | ".inf"
+            | ".Inf"
+            | ".INF"
+            | "+.inf"
+            | "+.Inf"
+            | "+.INF"
+            | "-.inf"
+            | "-.Inf"
+            | "-.INF"
+    )
+}
+
+/// Go `strconv.ParseFloat` success for a string starting with `.` (decimal digits with
+/// optional `_` separators between digits, optional exponent; overflow is an error).
+fn is_go_dot_float(b: &[u8]) -> bool {
+    // b[0] == '.'
+    let mut i = 1;
+    let mut saw_digit = false;
+    let mut prev_underscore = false;
+    let mut prev_digit = false;
+    while i < b.len() {
+        match b[i] {
+            b'0'..=b'9' => {
+                saw_digit = true;
+                prev_digit = true;
+                prev_underscore = false;
+            }
+            b'_' => {
+                if !prev_digit {
+                    return false;
+                }
+                prev_underscore = true;
+                prev_digit = false;
+            }
+            _ => break,
+        }
+        i += 1;
+    }
+    if !saw_digit || prev_underscore {
+        return false;
+    }
+    if i < b.len() {
+        if b[i] != b'e' && b[i] != b'E' {
+            return false;
+        }
+        i += 1;
+        if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+            i += 1;
+        }
+        let start = i;
+        let mut prev_digit = false;
+        let mut prev_underscore = false;
+        while i < b.len() {
+            match b[i] {
+                b'0'..=b'9' => {
+                    prev_digit = true;
+                    prev_underscore = false;
+                }
+                b'_' if prev_digit => {
+                    prev_underscore = true;
+                    prev_digit = false;
+                }
+                _ => return false,
+            }
+            i += 1;
+        }
+        if i == start || prev_underscore {
+            return false;
+        }
+    }
+    let cleaned: String = std::str::from_utf8(b)
+        .unwrap_or("")
+        .chars()
+        .filter(|&c| c != '_')
+        .collect();
+    cleaned
+        .parse::<f64>()
+        .map(|f| f.is_finite())
+        .unwrap_or(false)
+}
+
+/// go-yaml's int/float resolution for strings starting with a sign or digit: underscores
+/// are removed, then Go `ParseInt(s, 0, 64)`, `ParseUint(s, 0, 64)`, or the YAML float
+/// pattern with a finite value.
+fn is_int_or_float_number(s: &str) -> bool {
+    let plain: std::borrow::Cow<'_, str> = if s.contains('_') {
+        std::borrow::Cow::Owned(s.replace('_', ""))
+    } else {
+        std::borrow::Cow::Borrowed(s)
+    };
+    let p = plain.as_bytes();
+    if go_parse_int_base0(p) {
+        return true;
+    }
+    if yaml_style_float(p) {
+        return plain.parse::<f64>().map(|f| f.is_finite()).unwrap_or(false);
+    }
+    false
+}
+
+/// Go `strconv.ParseInt(s, 0, 64)` or `ParseUint(s, 0, 64)` succeeds.
+fn go_parse_int_base0(p: &[u8]) -> bool {
+    if p.is_empty() {
+        return false;
+    }
+    let (neg, signed, rest) = match p[0] {
+        b'+' => (false, true, &p[1..]),
+        b'-' => (true, true, &p[1..]),
+        _ => (false, false, p),
+    };
+    if rest.is_empty() {
+        return false;
+    }
+    let (base, digits): (u32, &[u8]) = if rest[0] == b'0' {
+        if rest.len() >= 3 && (rest[1] | 0x20) == b'b' {
+            (2, &rest[2..])
+        } else if rest.len() >= 3 && (rest[1] | 0x20) == b'o' {
+            (8, &rest[2..])
+        } else if rest.len() >= 3 && (rest[1] | 0x20) == b'x' {
+            (16, &rest[2..])
+        } else {
+            (8, &rest[1..])
+        }
+    } else {
+        (10, rest)
+    };
+    let mut v: u64 = 0;
+    for &d in digits {
+        let dv = match d {
+            b'0'..=b'9' => (d - b'0') as u32,
+            b'a'..=b'z' => (d - b'a') as u32 + 10,
+            b'A'..=b'Z' => (d - b'A') as u32 + 10,
+            _ => return false,
+        };
+        if dv >= base {
+            return false;
+        }
+        v = match v
+            .checked_mul(base as u64)
+            .and_then(|x| x.checked_add(dv as u64))
+        {
+            Some(x) => x,
+            None => return false,
+        };
+    }
+    if signed {
+        // ParseInt range (ParseUint does not accept a sign)
+        if neg {
+            v <= (i64::MAX as u64) + 1
+        } else {
+            v <= i64::MAX as u64
+        }
+    } else {
+        true
+    }
+}
+
+/// `^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`
+fn yaml_style_float(p: &[u8]) -> bool {
+    let mut i = 0;
+    if i < p.len() && (p[i] == b'+' || p[i] == b'-') {
+        i += 1;
+    }
+    let digits = |i: &mut usize| {
+        let s = *i;
+        while *i < p.len() && p[*i].is_ascii_digit() {
+            *i += 1;
+        }
+        *i - s
+    };
+    if i < p.len() && p[i] == b'.' {
+        i += 1;
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    } else {
+        if digits(&mut i) == 0 {
+            return false;
+        }
+        if i < p.len() && p[i] == b'.' {
+            i += 1;
+            digits(&mut i);
+        }
+    }
+    if i < p.len() && (p[i] == b'e' || p[i] == b'E') {
+        i += 1;
+        if i < p.len() && (p[i] == b'+' || p[i] == b'-') {
+            i += 1;
+        }
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    }
+    i == p.len()
+}
+
+/// `^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$`
+fn is_base60_float(p: &[u8]) -> bool {
+    if !p.contains(&b':') {
+        return false;
+    }
+    let mut i = 0;
+    if i < p.len() && (p[i] == b'+' || p[i] == b'-') {
+        i += 1;
+    }
+    if i >= p.len() || !p[i].is_ascii_digit() {
+        return false;
+    }
+    i += 1;
+    while i < p.len() && (p[i].is_ascii_digit() || p[i] == b'_') {
+        i += 1;
+    }
+    let mut groups = 0;
+    while i < p.len() && p[i] == b':' {
+        i += 1;
+        // [0-5]?[0-9]
+        if i + 1 < p.len()
+            && (b'0'..=b'5').contains(&p[i])
+            && p[i + 1].is_ascii_digit()
+            && !(i + 2 < p.len() && p[i + 2].is_ascii_digit())
+        {
+            i += 2;
+        } else if i < p.len() && p[i].is_ascii_digit() {
+            i += 1;
+        } else {
+            return false;
+        }
+        groups += 1;
+    }
+    if groups == 0 {
+        return false;
+    }
+    if i < p.len() && p[i] == b'.' {
+        i += 1;
+        while i < p.len() && (p[i].is_ascii_digit() || p[i] == b'_') {
+            i += 1;
+        }
+    }
+    i == p.len()
+}
+
+/// go-yaml's timestamp check: Go `time.Parse` with the layouts
+/// `2006-1-2T15:4:5.999999999Z07:00`, `2006-1-2t15:4:5.999999999Z07:00`,
+/// `2006-1-2 15:4:5.999999999` and `2006-1-2`.
+fn is_timestamp(p: &[u8]) -> bool {
+    // quick check: four digits then '-'
+    if p.len() < 5 || !p[..4].iter().all(u8::is_ascii_digit) || p[4] != b'-' {
+        return false;
+    }
+    let year: u32 = p[..4].iter().fold(0, |a, &d| a * 10 + (d - b'0') as u32);
+    let mut i = 5;
+    let Some(month) = getnum(p, &mut i) else {
+        return false;
+    };
+    if !(1..=12).contains(&month) {
+        return false;
+    }
+    if i >= p.len() || p[i] != b'-' {
+        return false;
+    }
+    i += 1;
+    let Some(day) = getnum(p, &mut i) else {
+        return false;
+    };
+    if day < 1 || day > days_in(month, year) {
+        return false;
+    }
+    if i == p.len() {
+        return true; // date only
+    }
+    // time part
+    let tz_layout = match p[i] {
+        b'T' | b't' => {
+            i += 1;
+            true
+        }
+        b' ' => {
+            while i < p.len() && p[i] == b' ' {
+                i += 1;
+            }
+            false
+        }
+        _ => return false,
+    };
+    let Some(hour) = getnum(p, &mut i) else {
+        return false;
+    };
+    if hour >= 24 || i >= p.len() || p[i] != b':' {
+        return false;
+    }
+    i += 1;
+    let Some(min) = getnum(p, &mut i) else {
+        return false;
+    };
+    if min >= 60 || i >= p.len() || p[i] != b':' {
+        return false;
+    }
+    i += 1;
+    let Some(sec) = getnum(p, &mut i) else {
+        return false;
+    };
+    if sec >= 60 {
+        return false;
+    }
+    // optional fractional seconds
+    if i + 1 < p.len() && (p[i] == b'.' || p[i] == b',') && p[i + 1].is_ascii_digit() {
+        i += 1;
+        while i < p.len() && p[i].is_ascii_digit() {
+            i += 1;
+        }
+    }
+    if !tz_layout {
+        return i == p.len();
+    }
+    // Z07:00
+    if i < p.len() && p[i] == b'Z' {
+        return i + 1 == p.len();
+    }
+    if p.len() - i != 6 || (p[i] != b'+' && p[i] != b'-') || p[i + 3] != b':' {
+        return false;
+    }
+    let two = |a: u8, b: u8| -> Option<u32> {
+        (a.is_ascii_digit() && b.is_ascii_digit()).then(|| ((a - b'0') * 10 + (b - b'0')) as u32)
+    };
+    match (two(p[i + 1], p[i + 2]), two(p[i + 4], p[i + 5])) {
+        (Some(h), Some(m)) => h <= 24 && m <= 60,
+        _ => false,
+    }
+}
+
+/// Go's `getnum(s, false)`: one or two digits.
+fn getnum(p: &[u8], i: &mut usize) -> Option<u32> {
+    if *i >= p.len() || !p[*i].is_ascii_digit() {
+        return None;
+    }
+    let d0 = (p[*i] - b'0') as u32;
+    if *i + 1 < p.len() && p[*i + 1].is_ascii_digit() {
+        let v = d0 * 10 + (p[*i + 1] - b'0') as u32;
+        *i += 2;
+        Some(v)
+    } else {
+        *i += 1;
+        Some(d0)
+    }
+}
+
+fn days_in(month: u32, year: u32) -> u32 {
+    match month {
+        2 => {
+            if (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400) {
+                29
+            } else {
+                28
+            }
+        }
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}

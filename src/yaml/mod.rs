@@ -1,0 +1,9 @@
+//! YAML: the node tree, the parser (saphyr-parser events, comment recovery, YAML 1.1
+//! scalar resolution) and the emitters (ytt-style YAML, Go-style JSON, `pos`).
+
+pub mod emit;
+pub mod node;
+pub mod parser;
+pub mod scalar;
+
+pub use node::*;

@@ -1,0 +1,183 @@
+//! The YAML node tree shared by every pipeline step: parsed templates, plain YAML inputs,
+//! evaluated output documents and data values. Items (documents, map items, array items)
+//! carry metadata: where they came from and the comments attached to them.
+
+use std::sync::Arc;
+
+/// A source position. `line` is 1-based; 0 means "not from a file" (computed in memory).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Pos {
+    pub file: Option<Arc<str>>,
+    pub line: u32,
+}
+
+impl Pos {
+    pub fn new(file: &Arc<str>, line: u32) -> Self {
+        Pos {
+            file: Some(file.clone()),
+            line,
+        }
+    }
+
+    pub fn unknown() -> Self {
+        Pos::default()
+    }
+
+    pub fn is_known(&self) -> bool {
+        self.file.is_some() && self.line > 0
+    }
+
+    /// `file.yml:12`, as printed in reports.
+    pub fn describe(&self) -> String {
+        match &self.file {
+            Some(f) if self.line > 0 => format!("{f}:{}", self.line),
+            Some(f) => f.to_string(),
+            None => "(unknown)".to_owned(),
+        }
+    }
+}
+
+/// A `#` comment attached to an item: `text` is everything after the `#`
+/// (so `@ x = 1`, `!note`, `@overlay/match by="name"`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comment {
+    pub line: u32,
+    pub text: String,
+    /// True when the comment stands alone on its line (it belongs to the node below),
+    /// false when it trails a node on the same line.
+    pub own_line: bool,
+}
+
+/// Metadata of an item node.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Meta {
+    pub pos: Pos,
+    pub comments: Vec<Comment>,
+}
+
+impl Meta {
+    pub fn at(pos: Pos) -> Self {
+        Meta {
+            pos,
+            comments: Vec::new(),
+        }
+    }
+}
+
+/// A value in the tree: a scalar or a collection.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub enum Node {
+    #[default]
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(String),
+    Map(Map),
+    Array(Array),
+}
+
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Map {
+    pub items: Vec<MapItem>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MapItem {
+    /// Always a scalar (string, int, bool, float or null).
+    pub key: Node,
+    pub value: Node,
+    pub meta: Meta,
+}
+
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Array {
+    pub items: Vec<ArrayItem>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArrayItem {
+    pub value: Node,
+    pub meta: Meta,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Doc {
+    pub value: Node,
+    pub meta: Meta,
+}
+
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct DocSet {
+    pub docs: Vec<Doc>,
+    /// Comments after the last document that no node claimed.
+    pub meta: Meta,
+}
+
+impl Node {
+    pub fn is_null(&self) -> bool {
+        matches!(self, Node::Null)
+    }
+
+    pub fn is_scalar(&self) -> bool {
+        !matches!(self, Node::Map(_) | Node::Array(_))
+    }
+
+    /// The type name the reference uses in messages.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Node::Null => "null",
+            Node::Bool(_) => "boolean",
+            Node::Int(_) => "integer",
+            Node::Float(_) => "float",
+            Node::Str(_) => "string",
+            Node::Map(_) => "map",
+            Node::Array(_) => "array",
+        }
+    }
+
+    /// An empty document (null, `{}`, `[]`) is left out of the output.
+    pub fn is_empty_doc_value(&self) -> bool {
+        match self {
+            Node::Null => true,
+            Node::Map(m) => m.items.is_empty(),
+            Node::Array(a) => a.items.is_empty(),
+            _ => false,
+        }
+    }
+
+    /// Compare two nodes by value only (ignoring metadata); ints and floats compare
+    /// numerically, as the reference's overlay matchers do.
+    pub fn value_eq(&self, other: &Node) -> bool {
+        match (self, other) {
+            (Node::Int(a), Node::Float(b)) | (Node::Float(b), Node::Int(a)) => (*a as f64) == *b,
+            (Node::Map(a), Node::Map(b)) => {
+                a.items.len() == b.items.len()
+                    && a.items.iter().zip(&b.items).all(|(x, y)| {
+                        x.key.value_eq(&y.key) && x.value.value_eq(&y.value)
+                    })
+            }
+            (Node::Array(a), Node::Array(b)) => {
+                a.items.len() == b.items.len()
+                    && a.items.iter().zip(&b.items).all(|(x, y)| x.value.value_eq(&y.value))
+            }
+            _ => self == other,
+        }
+    }
+}
+
+impl Map {
+    pub fn get(&self, key: &Node) -> Option<&Node> {
+        self.items
+            .iter()
+            .find(|i| i.key.value_eq(key))
+            .map(|i| &i.value)
+    }
+
+    pub fn get_str(&self, key: &str) -> Option<&Node> {
+        self.items
+            .iter()
+            .find(|i| matches!(&i.key, Node::Str(k) if k == key))
+            .map(|i| &i.value)
+    }
+}

@@ -1,0 +1,1140 @@
+//! YAML text → `DocSet`, with positions and comments.
+//!
+//! The structure comes from saphyr-parser's event stream (with spans). saphyr does not
+//! report comments, so they are recovered by a forward line scanner that runs in lock
+//! step with the events: the text between two events (outside every scalar's span) is
+//! scanned for `#` at line start or after whitespace. Comments are then attached the way
+//! the reference does:
+//! - an own-line comment belongs to the first item (doc, map item, array item) that
+//!   starts on a later line (comments after a document's last node go to the next
+//!   document, comments after the file's last node go to `DocSet.meta.comments`);
+//! - a trailing comment belongs to the last item that starts on its line (for
+//!   `- a: #@ x` that is the map item `a`).
+//!
+//! Everything is linear in the input size.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use saphyr_parser::{Event, Marker, Parser, ScalarStyle, ScanError, Span};
+
+use super::node::{Array, ArrayItem, Comment, Doc, DocSet, Map, MapItem, Meta, Node, Pos};
+use super::scalar::{
+    core_tag, resolve_plain_owned, resolve_plain_strict, resolve_tagged, strict_error_message,
+};
+
+#[derive(Clone, Debug, Default)]
+pub struct ParseOptions {
+    /// `--strict`: only unambiguous plain scalars are accepted.
+    pub strict: bool,
+}
+
+/// A parse error. `Display` gives the go-yaml style text, e.g.
+/// `yaml: line 4: could not find expected ':'`; callers add the file context.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct YamlError {
+    pub message: String,
+    pub line: Option<u32>,
+}
+
+impl YamlError {
+    /// `yaml: line N: msg` (or `yaml: msg` without a line).
+    fn at(line: Option<u32>, msg: &str) -> Self {
+        let message = match line {
+            Some(l) => format!("yaml: line {l}: {msg}"),
+            None => format!("yaml: {msg}"),
+        };
+        YamlError { message, line }
+    }
+}
+
+/// Maximum nesting of collections.
+pub const MAX_DEPTH: usize = 1000;
+/// Maximum number of nodes copied by alias expansion in one file.
+const MAX_ALIAS_NODES: usize = 5_000_000;
+/// How many `key:<TAB>value` spots are patched (saphyr rejects them, go-yaml does not).
+const MAX_TAB_PATCHES: usize = 32;
+
+/// Parse a YAML stream (all documents of one file).
+pub fn parse(src: &str, file: &Arc<str>, opts: &ParseOptions) -> Result<DocSet, YamlError> {
+    check_characters(src)?;
+    let mut patched: Option<String> = None;
+    for _ in 0..=MAX_TAB_PATCHES {
+        let text = patched.as_deref().unwrap_or(src);
+        match parse_once(text, file, opts) {
+            Ok(ds) => return Ok(ds),
+            Err(Failure::Yaml(e)) => return Err(e),
+            Err(Failure::TabAfterColon(idx, e)) => {
+                let mut t = patched.take().unwrap_or_else(|| src.to_owned());
+                match char_to_byte(&t, idx) {
+                    Some(b) if t.as_bytes().get(b) == Some(&b'\t') => {
+                        t.replace_range(b..b + 1, " ");
+                        patched = Some(t);
+                    }
+                    _ => return Err(e),
+                }
+            }
+        }
+    }
+    Err(YamlError::at(None, "too many tab characters after ':'"))
+}
+
+/// For plain (non-template) files: a map keeps the first position of a duplicated key
+/// with the last value (recursively).
+pub fn dedup_last_wins_deep(node: &mut Node) {
+    match node {
+        Node::Map(m) => {
+            dedup_last_wins(m);
+            for it in &mut m.items {
+                dedup_last_wins_deep(&mut it.value);
+            }
+        }
+        Node::Array(a) => {
+            for it in &mut a.items {
+                dedup_last_wins_deep(&mut it.value);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Collapse duplicate keys of one map: the first item's position (and comments) stay,
+/// the last value wins. Keys compare by type and value (`1` and `1.0` differ).
+pub fn dedup_last_wins(map: &mut Map) {
+    if map.items.len() < 2 {
+        return;
+    }
+    let same = |a: &Node, b: &Node| match (a, b) {
+        (Node::Float(x), Node::Float(y)) => x == y || (x.is_nan() && y.is_nan()),
+        _ => a == b,
+    };
+    let n = map.items.len();
+    // index of the first occurrence for every item
+    let mut first: Vec<usize> = Vec::with_capacity(n);
+    let mut any_dup = false;
+    if n <= 32 {
+        for i in 0..n {
+            let f = (0..i)
+                .find(|&j| first[j] == j && same(&map.items[j].key, &map.items[i].key))
+                .unwrap_or(i);
+            any_dup |= f != i;
+            first.push(f);
+        }
+    } else {
+        let mut seen: std::collections::HashMap<KeyRepr, usize> =
+            std::collections::HashMap::with_capacity(n);
+        for (i, it) in map.items.iter().enumerate() {
+            let f = *seen.entry(KeyRepr::of(&it.key)).or_insert(i);
+            any_dup |= f != i;
+            first.push(f);
+        }
+    }
+    if !any_dup {
+        return;
+    }
+    let items = std::mem::take(&mut map.items);
+    let mut out: Vec<Option<MapItem>> = Vec::with_capacity(n);
+    for (i, it) in items.into_iter().enumerate() {
+        let f = first[i];
+        if f == i {
+            out.push(Some(it));
+        } else {
+            out.push(None);
+            if let Some(Some(orig)) = out.get_mut(f) {
+                orig.value = it.value;
+            }
+        }
+    }
+    map.items = out.into_iter().flatten().collect();
+}
+
+#[derive(Hash, PartialEq, Eq)]
+enum KeyRepr {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(u64),
+    Str(String),
+    Other(String),
+}
+
+impl KeyRepr {
+    fn of(n: &Node) -> KeyRepr {
+        match n {
+            Node::Null => KeyRepr::Null,
+            Node::Bool(b) => KeyRepr::Bool(*b),
+            Node::Int(i) => KeyRepr::Int(*i),
+            Node::Float(f) if f.is_nan() => KeyRepr::Float(u64::MAX),
+            Node::Float(f) => KeyRepr::Float((f + 0.0).to_bits()),
+            Node::Str(s) => KeyRepr::Str(s.clone()),
+            other => KeyRepr::Other(format!("{other:?}")),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------------------
+
+enum Failure {
+    Yaml(YamlError),
+    /// saphyr rejected a tab after `:` at this char index; go-yaml accepts it.
+    TabAfterColon(usize, YamlError),
+}
+
+impl From<YamlError> for Failure {
+    fn from(e: YamlError) -> Self {
+        Failure::Yaml(e)
+    }
+}
+
+/// go-yaml's reader rejects control characters anywhere in the input.
+fn check_characters(src: &str) -> Result<(), YamlError> {
+    let b = src.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        let bad = match c {
+            0x09 | 0x0A | 0x0D | 0x20..=0x7E => false,
+            0x7F => true,
+            0x00..=0x1F => true,
+            // U+0080..U+009F except U+0085
+            0xC2 => matches!(b.get(i + 1), Some(&n) if (0x80..=0x9F).contains(&n) && n != 0x85),
+            // U+FFFE, U+FFFF
+            0xEF => b.get(i + 1) == Some(&0xBF) && matches!(b.get(i + 2), Some(0xBE | 0xBF)),
+            _ => false,
+        };
+        if bad {
+            return Err(YamlError::at(None, "control characters are not allowed"));
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+/// Byte offset of the `idx`-th char (saphyr markers count chars).
+fn char_to_byte(s: &str, idx: usize) -> Option<usize> {
+    if s.is_ascii() {
+        return (idx <= s.len()).then_some(idx);
+    }
+    s.char_indices()
+        .map(|(b, _)| b)
+        .chain(std::iter::once(s.len()))
+        .nth(idx)
+}
+
+/// Map a saphyr error to go-yaml's wording and line numbering: scanner errors report
+/// the 1-based line of the problem, parser errors report it 0-based (one less).
+fn map_scan_error(e: &ScanError, text: &str) -> Failure {
+    let info = e.info();
+    let m = e.marker();
+    let line = m.line() as u32;
+    let scanner = |msg: &str| Failure::Yaml(YamlError::at(Some(line), msg));
+    let parser = |msg: &str| {
+        let l = line.saturating_sub(1);
+        Failure::Yaml(YamlError::at((l > 0).then_some(l), msg))
+    };
+    if info.starts_with("unexpected character") || info.starts_with("tabs disallowed") {
+        return scanner("found character that cannot start any token");
+    }
+    if info.starts_with("simple key expect") {
+        return scanner("could not find expected ':'");
+    }
+    if info == "':' must be followed by a valid YAML whitespace" {
+        let err = YamlError::at(Some(line), "found character that cannot start any token");
+        let is_tab = char_to_byte(text, m.index())
+            .and_then(|b| text.as_bytes().get(b))
+            .is_some_and(|&c| c == b'\t');
+        return if is_tab {
+            Failure::TabAfterColon(m.index(), err)
+        } else {
+            Failure::Yaml(err)
+        };
+    }
+    if info == "while scanning a plain scalar, found a tab" {
+        return scanner("found a tab character that violates indentation");
+    }
+    if info.contains("found unknown anchor") {
+        let name = alias_name_at(text, m.index());
+        return Failure::Yaml(YamlError::at(
+            None,
+            &format!("unknown anchor '{name}' referenced"),
+        ));
+    }
+    match info {
+        "while parsing a block mapping, did not find expected key" => {
+            return parser("did not find expected key")
+        }
+        "while parsing a block collection, did not find expected '-' indicator" => {
+            return parser("did not find expected '-' indicator")
+        }
+        "while parsing a flow sequence, expected ',' or ']'" => {
+            return parser("did not find expected ',' or ']'")
+        }
+        "while parsing a flow mapping, did not find expected ',' or '}'" => {
+            return parser("did not find expected ',' or '}'")
+        }
+        "while parsing a node, did not find expected node content" => {
+            return parser("did not find expected node content")
+        }
+        "did not find expected <document start>" | "did not find expected <document-start>" => {
+            return parser("did not find expected <document start>")
+        }
+        "the handle wasn't declared" => return parser("found undefined tag handle"),
+        "invalid content after document end marker" => {
+            return scanner("did not find expected <document start>")
+        }
+        _ => {}
+    }
+    // "while scanning X, found Y" → "found Y" (go-yaml keeps the context separately)
+    let msg = match info.find(", ") {
+        Some(i) if info.starts_with("while ") => &info[i + 2..],
+        _ => info,
+    };
+    scanner(msg)
+}
+
+fn alias_name_at(text: &str, idx: usize) -> String {
+    let Some(b) = char_to_byte(text, idx) else {
+        return String::new();
+    };
+    let rest = &text[b..];
+    let rest = rest.strip_prefix('*').unwrap_or(rest);
+    rest.chars()
+        .take_while(|c| !c.is_whitespace() && !matches!(c, ',' | '[' | ']' | '{' | '}'))
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// Comment scanner
+// ---------------------------------------------------------------------------------------
+
+/// Walks the source forward in lock step with the events, finding comments and block
+/// sequence dashes in the text between events (scalar spans are skipped).
+struct LineScanner<'s> {
+    src: &'s str,
+    ascii: bool,
+    /// byte offset / char index of the cursor
+    pos: usize,
+    cpos: usize,
+    /// 1-based line of the cursor
+    line: u32,
+    /// a non-blank character precedes the cursor on its line
+    content: bool,
+    /// the cursor is at line start or after a blank
+    prev_ws: bool,
+    /// lines of `- ` indicators not yet claimed by an array item
+    dashes: VecDeque<u32>,
+}
+
+impl<'s> LineScanner<'s> {
+    fn new(src: &'s str) -> Self {
+        // saphyr skips a leading BOM (it counts as one char)
+        let bom = src.starts_with('\u{feff}');
+        LineScanner {
+            src,
+            ascii: src.is_ascii(),
+            pos: if bom { 3 } else { 0 },
+            cpos: usize::from(bom),
+            line: 1,
+            content: false,
+            prev_ws: true,
+            dashes: VecDeque::new(),
+        }
+    }
+
+    /// Scan up to (not including) char index `target`, collecting comments.
+    fn scan_to(&mut self, target: usize, out: &mut Vec<Comment>) {
+        let b = self.src.as_bytes();
+        while self.cpos < target && self.pos < b.len() {
+            let c = b[self.pos];
+            match c {
+                b'\n' => {
+                    self.line += 1;
+                    self.content = false;
+                    self.prev_ws = true;
+                    self.pos += 1;
+                    self.cpos += 1;
+                }
+                b' ' | b'\t' | b'\r' => {
+                    self.prev_ws = true;
+                    self.pos += 1;
+                    self.cpos += 1;
+                }
+                b'#' if self.prev_ws => {
+                    let start = self.pos + 1;
+                    let end = b[start..]
+                        .iter()
+                        .position(|&x| x == b'\n')
+                        .map_or(b.len(), |p| start + p);
+                    let text = self.src[start..end]
+                        .strip_suffix('\r')
+                        .unwrap_or(&self.src[start..end]);
+                    out.push(Comment {
+                        line: self.line,
+                        text: text.to_owned(),
+                        own_line: !self.content,
+                    });
+                    self.cpos += if self.ascii {
+                        end - self.pos
+                    } else {
+                        self.src[self.pos..end].chars().count()
+                    };
+                    self.pos = end;
+                    self.content = true;
+                    self.prev_ws = false;
+                }
+                b'-' if self.prev_ws
+                    && matches!(
+                        b.get(self.pos + 1),
+                        None | Some(b' ' | b'\t' | b'\n' | b'\r')
+                    ) =>
+                {
+                    self.dashes.push_back(self.line);
+                    self.content = true;
+                    self.prev_ws = false;
+                    self.pos += 1;
+                    self.cpos += 1;
+                }
+                _ => {
+                    self.content = true;
+                    self.prev_ws = false;
+                    self.pos += utf8_len(c);
+                    self.cpos += 1;
+                }
+            }
+        }
+    }
+
+    /// Jump over a scalar's span (its text is never scanned for comments). Quoted
+    /// scalars are lexed to their closing quote: saphyr's span for them also covers
+    /// trailing blanks and comments.
+    fn skip_scalar(&mut self, style: ScalarStyle, end: &Marker) {
+        match style {
+            ScalarStyle::SingleQuoted => self.skip_quoted(b'\'', end),
+            ScalarStyle::DoubleQuoted => self.skip_quoted(b'"', end),
+            _ => self.skip_to(end),
+        }
+    }
+
+    fn skip_to(&mut self, end: &Marker) {
+        let target = end.index();
+        if target <= self.cpos {
+            return;
+        }
+        let n = target - self.cpos;
+        let b = self.src.as_bytes();
+        if self.ascii {
+            self.pos = (self.pos + n).min(b.len());
+        } else {
+            let mut left = n;
+            while left > 0 && self.pos < b.len() {
+                self.pos += utf8_len(b[self.pos]);
+                left -= 1;
+            }
+        }
+        self.cpos = target;
+        self.line = end.line() as u32;
+        self.resync_line_state();
+    }
+
+    /// Recompute `content` / `prev_ws` from the text before the cursor on its line.
+    fn resync_line_state(&mut self) {
+        let b = self.src.as_bytes();
+        let pos = self.pos.min(b.len());
+        let mut i = pos;
+        let mut content = false;
+        while i > 0 && b[i - 1] != b'\n' {
+            if !matches!(b[i - 1], b' ' | b'\t' | b'\r') {
+                content = true;
+                break;
+            }
+            i -= 1;
+        }
+        self.content = content;
+        self.prev_ws = pos == 0 || matches!(b[pos - 1], b' ' | b'\t' | b'\r' | b'\n');
+    }
+
+    fn skip_quoted(&mut self, quote: u8, end: &Marker) {
+        let b = self.src.as_bytes();
+        let limit_c = end.index();
+        // anchor / tag before the opening quote
+        while self.pos < b.len() && self.cpos < limit_c && b[self.pos] != quote {
+            if b[self.pos] == b'\n' {
+                self.line += 1;
+            }
+            self.pos += utf8_len(b[self.pos]);
+            self.cpos += 1;
+        }
+        if self.pos >= b.len() || self.cpos >= limit_c {
+            self.skip_to(end);
+            return;
+        }
+        // opening quote
+        self.pos += 1;
+        self.cpos += 1;
+        while self.pos < b.len() {
+            let c = b[self.pos];
+            if c == quote {
+                if quote == b'\'' && b.get(self.pos + 1) == Some(&b'\'') {
+                    self.pos += 2;
+                    self.cpos += 2;
+                    continue;
+                }
+                self.pos += 1;
+                self.cpos += 1;
+                break;
+            }
+            if c == b'\\' && quote == b'"' && self.pos + 1 < b.len() {
+                self.pos += 1;
+                self.cpos += 1;
+                let n = b[self.pos];
+                if n == b'\n' {
+                    self.line += 1;
+                }
+                self.pos += utf8_len(n);
+                self.cpos += 1;
+                continue;
+            }
+            if c == b'\n' {
+                self.line += 1;
+            }
+            self.pos += utf8_len(c);
+            self.cpos += 1;
+        }
+        self.content = true;
+        self.prev_ws = false;
+    }
+
+    /// The byte of the char just before char index `end` (which must be ≥ the cursor):
+    /// used to tell flow collections (`[`, `{`) from block ones.
+    fn byte_before(&self, end: usize) -> Option<u8> {
+        if end == 0 || end <= self.cpos {
+            return None;
+        }
+        let b = self.src.as_bytes();
+        if self.ascii {
+            return b.get(end - 1).copied();
+        }
+        let mut p = self.pos;
+        for _ in self.cpos..end - 1 {
+            if p >= b.len() {
+                return None;
+            }
+            p += utf8_len(b[p]);
+        }
+        b.get(p).copied()
+    }
+
+    /// Claim the pending dash of a block sequence item whose value starts at `line`.
+    fn take_dash(&mut self, value_line: u32) -> u32 {
+        match self.dashes.front() {
+            Some(&d) if d <= value_line => {
+                self.dashes.pop_front();
+                d
+            }
+            _ => value_line,
+        }
+    }
+}
+
+fn utf8_len(lead: u8) -> usize {
+    match lead {
+        0x00..=0x7F => 1,
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xFF => 4,
+        _ => 1, // continuation byte: never a lead when walking char by char
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Tree builder
+// ---------------------------------------------------------------------------------------
+
+struct PendingKey {
+    key: Node,
+    meta: Meta,
+    merge: bool,
+}
+
+enum Frame {
+    Doc {
+        meta: Meta,
+        value: Option<Node>,
+    },
+    Map {
+        items: Vec<MapItem>,
+        pending: Option<PendingKey>,
+        anchor: usize,
+        /// per item: came from a `<<` merge (only allocated once a merge happened)
+        merged: Option<Vec<bool>>,
+    },
+    Seq {
+        items: Vec<ArrayItem>,
+        pending: Option<Meta>,
+        anchor: usize,
+        flow: bool,
+    },
+}
+
+struct Builder<'a> {
+    file: &'a Arc<str>,
+    stack: Vec<Frame>,
+    docs: Vec<Doc>,
+    /// anchor id → (comment-free copy, node count)
+    anchors: Vec<Option<(Node, usize)>>,
+    alias_nodes: usize,
+    /// own-line comments not yet claimed, in line order
+    pending_own: Vec<Comment>,
+    /// trailing comments waiting for the last item on their line
+    pending_trailing: Vec<Comment>,
+    doc_count: usize,
+}
+
+impl<'a> Builder<'a> {
+    fn new(file: &'a Arc<str>) -> Self {
+        Builder {
+            file,
+            stack: Vec::with_capacity(16),
+            docs: Vec::new(),
+            anchors: Vec::new(),
+            alias_nodes: 0,
+            pending_own: Vec::new(),
+            pending_trailing: Vec::new(),
+            doc_count: 0,
+        }
+    }
+
+    fn add_comments(&mut self, found: &mut Vec<Comment>) {
+        for c in found.drain(..) {
+            if c.own_line {
+                self.pending_own.push(c);
+            } else {
+                self.pending_trailing.push(c);
+            }
+        }
+    }
+
+    /// Metadata for an item starting at `line`: first settle trailing comments of earlier
+    /// lines, then claim the own-line comments above `owner_line`.
+    fn new_meta(&mut self, pos_line: u32, owner_line: u32) -> Meta {
+        self.flush_trailing(Some(owner_line));
+        let n = self
+            .pending_own
+            .iter()
+            .take_while(|c| c.line < owner_line)
+            .count();
+        let comments = if n == 0 {
+            Vec::new()
+        } else {
+            self.pending_own.drain(..n).collect()
+        };
+        Meta {
+            pos: Pos::new(self.file, pos_line),
+            comments,
+        }
+    }
+
+    /// Attach trailing comments on lines before `before` (all when `None`) to the last
+    /// item starting on their line; without such an item they act as own-line comments.
+    fn flush_trailing(&mut self, before: Option<u32>) {
+        if self.pending_trailing.is_empty() {
+            return;
+        }
+        let n = match before {
+            Some(l) => self
+                .pending_trailing
+                .iter()
+                .take_while(|c| c.line < l)
+                .count(),
+            None => self.pending_trailing.len(),
+        };
+        if n == 0 {
+            return;
+        }
+        let mut all = std::mem::take(&mut self.pending_trailing);
+        let rest = all.split_off(n);
+        self.pending_trailing = rest;
+        for c in all {
+            match self.last_item_on_line(c.line) {
+                Some(meta) => meta.comments.push(c),
+                None => {
+                    let c = Comment {
+                        own_line: true,
+                        ..c
+                    };
+                    let at = self.pending_own.partition_point(|o| o.line <= c.line);
+                    self.pending_own.insert(at, c);
+                }
+            }
+        }
+    }
+
+    /// The most recently created item, if it starts on `line`.
+    fn last_item_on_line(&mut self, line: u32) -> Option<&mut Meta> {
+        let idx = self.stack.iter().rposition(|f| match f {
+            Frame::Doc { .. } => true,
+            Frame::Map { items, pending, .. } => pending.is_some() || !items.is_empty(),
+            Frame::Seq { items, pending, .. } => pending.is_some() || !items.is_empty(),
+        });
+        let Some(i) = idx else {
+            let d = self.docs.last_mut()?;
+            return chain_pick(&mut d.meta, &mut d.value, line);
+        };
+        match &mut self.stack[i] {
+            Frame::Doc { meta, value } => match value {
+                Some(v) => chain_pick(meta, v, line),
+                None => (meta.pos.line == line).then_some(meta),
+            },
+            Frame::Map { items, pending, .. } => match pending {
+                Some(p) => (p.meta.pos.line == line).then_some(&mut p.meta),
+                None => {
+                    let it = items.last_mut()?;
+                    chain_pick(&mut it.meta, &mut it.value, line)
+                }
+            },
+            Frame::Seq { items, pending, .. } => match pending {
+                Some(m) => (m.pos.line == line).then_some(m),
+                None => {
+                    let it = items.last_mut()?;
+                    chain_pick(&mut it.meta, &mut it.value, line)
+                }
+            },
+        }
+    }
+
+    fn begin_doc(&mut self, pos_line: u32, owner_line: u32) {
+        let meta = self.new_meta(pos_line, owner_line);
+        self.doc_count += 1;
+        self.stack.push(Frame::Doc { meta, value: None });
+    }
+
+    fn end_doc(&mut self) -> Result<(), YamlError> {
+        self.flush_trailing(None);
+        match self.stack.pop() {
+            Some(Frame::Doc { meta, value }) => {
+                self.docs.push(Doc {
+                    value: value.unwrap_or(Node::Null),
+                    meta,
+                });
+                Ok(())
+            }
+            _ => Err(YamlError::at(None, "internal error: unbalanced document")),
+        }
+    }
+
+    fn expects_key(&self) -> bool {
+        matches!(self.stack.last(), Some(Frame::Map { pending: None, .. }))
+    }
+
+    /// A value (scalar, alias or collection) starts at `line`; in a sequence this creates
+    /// the array item.
+    fn value_start(&mut self, scan: &mut LineScanner, line: u32) -> Result<(), YamlError> {
+        let flow = match self.stack.last() {
+            Some(Frame::Seq { flow, .. }) => *flow,
+            Some(_) => return Ok(()),
+            None => {
+                return Err(YamlError::at(
+                    Some(line),
+                    "internal error: value outside of a document",
+                ))
+            }
+        };
+        let item_line = if flow { line } else { scan.take_dash(line) };
+        let meta = self.new_meta(item_line, item_line);
+        if let Some(Frame::Seq { pending, .. }) = self.stack.last_mut() {
+            *pending = Some(meta);
+        }
+        Ok(())
+    }
+
+    /// A scalar or alias value (or key).
+    fn leaf(
+        &mut self,
+        scan: &mut LineScanner,
+        node: Node,
+        line: u32,
+        merge: bool,
+    ) -> Result<(), YamlError> {
+        if self.expects_key() {
+            if !node.is_scalar() {
+                return Err(complex_key(line));
+            }
+            let meta = self.new_meta(line, line);
+            if let Some(Frame::Map { pending, .. }) = self.stack.last_mut() {
+                *pending = Some(PendingKey {
+                    key: node,
+                    meta,
+                    merge,
+                });
+            }
+            return Ok(());
+        }
+        self.value_start(scan, line)?;
+        self.put_value(node)
+    }
+
+    fn start_collection(
+        &mut self,
+        scan: &mut LineScanner,
+        is_map: bool,
+        anchor: usize,
+        flow: bool,
+        line: u32,
+    ) -> Result<(), YamlError> {
+        if self.expects_key() {
+            return Err(complex_key(line));
+        }
+        self.value_start(scan, line)?;
+        if self.stack.len() > MAX_DEPTH {
+            return Err(YamlError::at(
+                Some(line),
+                &format!("exceeded max depth of {MAX_DEPTH}"),
+            ));
+        }
+        self.stack.push(if is_map {
+            Frame::Map {
+                items: Vec::new(),
+                pending: None,
+                anchor,
+                merged: None,
+            }
+        } else {
+            Frame::Seq {
+                items: Vec::new(),
+                pending: None,
+                anchor,
+                flow,
+            }
+        });
+        Ok(())
+    }
+
+    fn end_collection(&mut self) -> Result<(), YamlError> {
+        let (node, anchor) = match self.stack.pop() {
+            Some(Frame::Map {
+                items,
+                pending,
+                anchor,
+                ..
+            }) => {
+                if pending.is_some() {
+                    return Err(YamlError::at(None, "internal error: key without value"));
+                }
+                (Node::Map(Map { items }), anchor)
+            }
+            Some(Frame::Seq { items, anchor, .. }) => (Node::Array(Array { items }), anchor),
+            _ => return Err(YamlError::at(None, "internal error: unbalanced collection")),
+        };
+        self.store_anchor(anchor, &node);
+        self.put_value(node)
+    }
+
+    fn store_anchor(&mut self, anchor: usize, node: &Node) {
+        if anchor == 0 {
+            return;
+        }
+        let mut copy = node.clone();
+        let count = strip_comments(&mut copy);
+        if self.anchors.len() <= anchor {
+            self.anchors.resize_with(anchor + 1, || None);
+        }
+        self.anchors[anchor] = Some((copy, count));
+    }
+
+    fn alias(&mut self, id: usize, name: &str) -> Result<Node, YamlError> {
+        match self.anchors.get(id) {
+            Some(Some((node, count))) => {
+                self.alias_nodes += count;
+                if self.alias_nodes > MAX_ALIAS_NODES {
+                    return Err(YamlError::at(None, "document contains excessive aliasing"));
+                }
+                Ok(node.clone())
+            }
+            _ => Err(YamlError::at(
+                None,
+                &format!("anchor '{name}' value contains itself"),
+            )),
+        }
+    }
+
+    /// A finished value goes into its parent.
+    fn put_value(&mut self, node: Node) -> Result<(), YamlError> {
+        match self.stack.last_mut() {
+            Some(Frame::Doc { value, .. }) => {
+                *value = Some(node);
+                Ok(())
+            }
+            Some(Frame::Seq { items, pending, .. }) => {
+                let meta = pending.take().unwrap_or_default();
+                items.push(ArrayItem { value: node, meta });
+                Ok(())
+            }
+            Some(Frame::Map {
+                items,
+                pending,
+                merged,
+                ..
+            }) => {
+                let Some(p) = pending.take() else {
+                    return Err(YamlError::at(None, "internal error: value without key"));
+                };
+                if p.merge {
+                    merge_into(items, merged, p.meta, node)
+                } else {
+                    push_map_item(
+                        items,
+                        merged,
+                        MapItem {
+                            key: p.key,
+                            value: node,
+                            meta: p.meta,
+                        },
+                    );
+                    Ok(())
+                }
+            }
+            None => Err(YamlError::at(
+                None,
+                "internal error: value outside of a document",
+            )),
+        }
+    }
+
+    fn finish(mut self) -> DocSet {
+        self.flush_trailing(None);
+        if self.docs.is_empty() {
+            self.docs.push(Doc {
+                value: Node::Null,
+                meta: Meta::at(Pos::new(self.file, 1)),
+            });
+        }
+        DocSet {
+            docs: self.docs,
+            meta: Meta {
+                pos: Pos::new(self.file, 0),
+                comments: self.pending_own,
+            },
+        }
+    }
+}
+
+fn complex_key(line: u32) -> YamlError {
+    YamlError::at(
+        Some(line),
+        "complex (collection) map keys are not supported",
+    )
+}
+
+/// On the chain of last items below (and including) `meta`, the deepest one starting on
+/// `line`.
+fn chain_pick<'m>(meta: &'m mut Meta, value: &'m mut Node, line: u32) -> Option<&'m mut Meta> {
+    let mut best = None;
+    {
+        let (mut m, mut v) = (&*meta, &*value);
+        let mut depth = 0usize;
+        loop {
+            if m.pos.line == line {
+                best = Some(depth);
+            }
+            let next = match v {
+                Node::Map(mm) => mm.items.last().map(|it| (&it.meta, &it.value)),
+                Node::Array(a) => a.items.last().map(|it| (&it.meta, &it.value)),
+                _ => None,
+            };
+            match next {
+                Some((nm, nv)) => {
+                    m = nm;
+                    v = nv;
+                    depth += 1;
+                }
+                None => break,
+            }
+        }
+    }
+    let target = best?;
+    let (mut m, mut v) = (meta, value);
+    for _ in 0..target {
+        let (nm, nv) = match v {
+            Node::Map(mm) => {
+                let it = mm.items.last_mut()?;
+                (&mut it.meta, &mut it.value)
+            }
+            Node::Array(a) => {
+                let it = a.items.last_mut()?;
+                (&mut it.meta, &mut it.value)
+            }
+            _ => return None,
+        };
+        m = nm;
+        v = nv;
+    }
+    Some(m)
+}
+
+/// Clear comments in a copied subtree (aliases copy the node, not its templating);
+/// returns the number of nodes.
+fn strip_comments(n: &mut Node) -> usize {
+    match n {
+        Node::Map(m) => {
+            let mut c = 1;
+            for it in &mut m.items {
+                it.meta.comments.clear();
+                c += strip_comments(&mut it.value);
+            }
+            c
+        }
+        Node::Array(a) => {
+            let mut c = 1;
+            for it in &mut a.items {
+                it.meta.comments.clear();
+                c += strip_comments(&mut it.value);
+            }
+            c
+        }
+        _ => 1,
+    }
+}
+
+fn push_map_item(items: &mut Vec<MapItem>, merged: &mut Option<Vec<bool>>, item: MapItem) {
+    if let Some(flags) = merged {
+        // an explicit key overrides a merged one, at the merged item's position
+        if let Some(i) = (0..items.len()).find(|&i| flags[i] && items[i].key.value_eq(&item.key)) {
+            items[i] = item;
+            flags[i] = false;
+            return;
+        }
+        flags.push(false);
+    }
+    items.push(item);
+}
+
+/// `<<: *anchor` — the anchored map's items are inserted here, unless the map already
+/// has the key.
+fn merge_into(
+    items: &mut Vec<MapItem>,
+    merged: &mut Option<Vec<bool>>,
+    merge_meta: Meta,
+    value: Node,
+) -> Result<(), YamlError> {
+    let Node::Map(src) = value else {
+        return Err(YamlError::at(
+            None,
+            "map merge requires map or sequence of maps as the value",
+        ));
+    };
+    let flags = merged.get_or_insert_with(|| vec![false; items.len()]);
+    let mut comments = Some(merge_meta.comments);
+    for mut it in src.items {
+        if items.iter().any(|e| e.key.value_eq(&it.key)) {
+            continue;
+        }
+        if let Some(c) = comments.take() {
+            // comments above the `<<` line go to the first merged item
+            let mut c = c;
+            c.append(&mut it.meta.comments);
+            it.meta.comments = c;
+        }
+        items.push(it);
+        flags.push(true);
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------
+// The event loop
+// ---------------------------------------------------------------------------------------
+
+fn parse_once(text: &str, file: &Arc<str>, opts: &ParseOptions) -> Result<DocSet, Failure> {
+    let mut parser = Parser::new_from_str(text);
+    let mut scan = LineScanner::new(text);
+    let mut b = Builder::new(file);
+    let mut found: Vec<Comment> = Vec::new();
+    let bom = text.starts_with('\u{feff}');
+    let mut first_scalar = true;
+
+    while let Some(res) = parser.next_event() {
+        let (ev, span): (Event, Span) = match res {
+            Ok(x) => x,
+            Err(e) => return Err(map_scan_error(&e, text)),
+        };
+        scan.scan_to(span.start.index(), &mut found);
+        if !found.is_empty() {
+            b.add_comments(&mut found);
+        }
+        let line = span.start.line() as u32;
+        match ev {
+            Event::StreamStart | Event::Nothing => {}
+            Event::StreamEnd => break,
+            Event::DocumentStart(explicit) => {
+                if explicit {
+                    b.begin_doc(line, line);
+                } else if b.doc_count > 0 {
+                    let l = line.saturating_sub(1);
+                    return Err(YamlError::at(
+                        (l > 0).then_some(l),
+                        "did not find expected <document start>",
+                    )
+                    .into());
+                } else {
+                    // implicit first document: positioned at line 1, but it claims no
+                    // comments (they belong to its first item)
+                    b.begin_doc(1, 0);
+                }
+            }
+            Event::DocumentEnd => b.end_doc()?,
+            Event::Scalar(value, style, anchor, tag) => {
+                let merge = style == ScalarStyle::Plain && tag.is_none() && value == "<<";
+                let style_copy = style;
+                let mut value = value.into_owned();
+                if first_scalar && bom && span.start.index() == 1 && style == ScalarStyle::Plain {
+                    // go-yaml keeps a leading BOM as part of the first scalar
+                    value.insert(0, '\u{feff}');
+                }
+                first_scalar = false;
+                let node = match &tag {
+                    Some(t) => resolve_tagged(core_tag(&t.handle, &t.suffix), &value)
+                        .map_err(|m| YamlError::at(None, &m))?,
+                    None if style == ScalarStyle::Plain => {
+                        if opts.strict && !merge {
+                            resolve_plain_strict(&value).map_err(|d| YamlError {
+                                message: strict_error_message(&d),
+                                line: Some(line),
+                            })?
+                        } else {
+                            resolve_plain_owned(value)
+                        }
+                    }
+                    None => Node::Str(value),
+                };
+                if anchor != 0 {
+                    b.store_anchor(anchor, &node);
+                }
+                b.leaf(&mut scan, node, line, merge)?;
+                scan.skip_scalar(style, &span.end);
+            }
+            Event::Alias(id) => {
+                first_scalar = false;
+                let name = alias_name_at(text, span.start.index());
+                let node = b.alias(id, &name)?;
+                b.leaf(&mut scan, node, line, false)?;
+            }
+            Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
+                first_scalar = false;
+                let is_map = matches!(ev, Event::MappingStart(..));
+                let open = if is_map { b'{' } else { b'[' };
+                let flow = span.end.index() > span.start.index()
+                    && scan.byte_before(span.end.index()) == Some(open);
+                b.start_collection(&mut scan, is_map, anchor, flow, line)?;
+            }
+            Event::SequenceEnd | Event::MappingEnd => b.end_collection()?,
+        }
+    }
+    Ok(b.finish())
+}
+
+#[cfg(test)]
+#[path = "parser_tests.rs"]
+mod tests;

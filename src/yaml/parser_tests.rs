@@ -1,0 +1,551 @@
+//! Unit tests of `yaml::parser` (included from parser.rs as `mod tests`).
+
+use super::*;
+
+fn p(src: &str) -> DocSet {
+    let f: Arc<str> = Arc::from("t.yml");
+    match parse(src, &f, &ParseOptions::default()) {
+        Ok(d) => d,
+        Err(e) => panic!("parse failed for {src:?}: {e}"),
+    }
+}
+
+fn err(src: &str) -> YamlError {
+    let f: Arc<str> = Arc::from("t.yml");
+    match parse(src, &f, &ParseOptions::default()) {
+        Ok(d) => panic!("expected an error for {src:?}, got {d:?}"),
+        Err(e) => e,
+    }
+}
+
+fn strict_err(src: &str) -> YamlError {
+    let f: Arc<str> = Arc::from("t.yml");
+    match parse(src, &f, &ParseOptions { strict: true }) {
+        Ok(d) => panic!("expected an error for {src:?}, got {d:?}"),
+        Err(e) => e,
+    }
+}
+
+fn s(x: &str) -> Node {
+    Node::Str(x.to_owned())
+}
+
+fn map(n: &Node) -> &Map {
+    match n {
+        Node::Map(m) => m,
+        other => panic!("not a map: {other:?}"),
+    }
+}
+
+fn arr(n: &Node) -> &Array {
+    match n {
+        Node::Array(a) => a,
+        other => panic!("not an array: {other:?}"),
+    }
+}
+
+/// (line, text, own_line) of the comments of a meta
+fn cm(m: &Meta) -> Vec<(u32, &str, bool)> {
+    m.comments
+        .iter()
+        .map(|c| (c.line, c.text.as_str(), c.own_line))
+        .collect()
+}
+
+#[test]
+fn empty_inputs() {
+    for src in ["", "\n", "   \n"] {
+        let d = p(src);
+        assert_eq!(d.docs.len(), 1, "{src:?}");
+        assert_eq!(d.docs[0].value, Node::Null);
+        assert!(d.meta.comments.is_empty());
+    }
+    let d = p("# hi\n#@ x = 1\n");
+    assert_eq!(d.docs.len(), 1);
+    assert_eq!(d.docs[0].value, Node::Null);
+    assert!(d.docs[0].meta.comments.is_empty());
+    assert_eq!(cm(&d.meta), vec![(1, " hi", true), (2, "@ x = 1", true)]);
+    let d = p("---\n");
+    assert_eq!(d.docs.len(), 1);
+    assert_eq!(d.docs[0].meta.pos.line, 1);
+}
+
+#[test]
+fn scalars_and_keys() {
+    let d = p("a: yes\ny: 1\n~: x\n1.5: f\n\"2\": s\nq: 'yes'\nb: |\n  l1\n  l2\nn:\nt: !!str 12\nbin: !!binary aGVsbG8=\n");
+    let m = map(&d.docs[0].value);
+    let kv: Vec<(Node, Node)> = m
+        .items
+        .iter()
+        .map(|i| (i.key.clone(), i.value.clone()))
+        .collect();
+    assert_eq!(
+        kv,
+        vec![
+            (s("a"), Node::Bool(true)),
+            (Node::Bool(true), Node::Int(1)),
+            (Node::Null, s("x")),
+            (Node::Float(1.5), s("f")),
+            (s("2"), s("s")),
+            (s("q"), s("yes")),
+            (s("b"), s("l1\nl2\n")),
+            (s("n"), Node::Null),
+            (s("t"), s("12")),
+            (s("bin"), s("hello")),
+        ]
+    );
+    let lines: Vec<u32> = m.items.iter().map(|i| i.meta.pos.line).collect();
+    assert_eq!(lines, vec![1, 2, 3, 4, 5, 6, 7, 10, 11, 12]);
+    assert_eq!(m.items[0].meta.pos.file.as_deref(), Some("t.yml"));
+}
+
+#[test]
+fn documents() {
+    let d = p("a: 1\n--- 2\n---\n- x\n");
+    assert_eq!(d.docs.len(), 3);
+    assert_eq!(d.docs[1].value, Node::Int(2));
+    let lines: Vec<u32> = d.docs.iter().map(|x| x.meta.pos.line).collect();
+    assert_eq!(lines, vec![1, 2, 3]);
+    let d = p("a: 1\n...\n---\nb: 2\n");
+    assert_eq!(d.docs.len(), 2);
+    assert_eq!(d.docs[1].meta.pos.line, 3);
+    let d = p("%YAML 1.1\n---\na: yes\n");
+    assert_eq!(d.docs.len(), 1);
+    assert_eq!(map(&d.docs[0].value).items[0].value, Node::Bool(true));
+}
+
+#[test]
+fn array_item_lines() {
+    let d = p("- a\n-\n  b: 1\n- - x\n  - y\n-\n  - z\n- |\n  text\n-\n");
+    let a = arr(&d.docs[0].value);
+    let lines: Vec<u32> = a.items.iter().map(|i| i.meta.pos.line).collect();
+    assert_eq!(lines, vec![1, 2, 4, 6, 8, 10]);
+    let inner = arr(&a.items[2].value);
+    let il: Vec<u32> = inner.items.iter().map(|i| i.meta.pos.line).collect();
+    assert_eq!(il, vec![4, 5]);
+    let inner = arr(&a.items[3].value);
+    assert_eq!(inner.items[0].meta.pos.line, 7);
+    assert_eq!(a.items[5].value, Node::Null);
+    // flow sequences
+    let d = p("k: [a,\n  b]\n");
+    let a = arr(&map(&d.docs[0].value).items[0].value);
+    let il: Vec<u32> = a.items.iter().map(|i| i.meta.pos.line).collect();
+    assert_eq!(il, vec![1, 2]);
+    // map under key, sequence not indented
+    let d = p("k:\n- a\n- b: 1\n  c: 2\n");
+    let a = arr(&map(&d.docs[0].value).items[0].value);
+    let il: Vec<u32> = a.items.iter().map(|i| i.meta.pos.line).collect();
+    assert_eq!(il, vec![2, 3]);
+}
+
+#[test]
+fn own_line_comments() {
+    let src =
+        "#@ load(\"x\", \"y\")\n#! note\na: 1\n# plain\nb:\n  #@ if True:\n  c: 2\n  #@ end\n";
+    let d = p(src);
+    let doc = &d.docs[0];
+    assert!(doc.meta.comments.is_empty());
+    assert_eq!(doc.meta.pos.line, 1);
+    let m = map(&doc.value);
+    assert_eq!(
+        cm(&m.items[0].meta),
+        vec![(1, "@ load(\"x\", \"y\")", true), (2, "! note", true)]
+    );
+    assert_eq!(cm(&m.items[1].meta), vec![(4, " plain", true)]);
+    let inner = map(&m.items[1].value);
+    assert_eq!(cm(&inner.items[0].meta), vec![(6, "@ if True:", true)]);
+    // trailing own-line comment after the last node: DocSet
+    assert_eq!(cm(&d.meta), vec![(8, "@ end", true)]);
+}
+
+#[test]
+fn array_comments_go_to_outermost_item() {
+    let d = p("#@ for i in range(2):\n- a: 1\n  #@ x\n  b: 2\n#@ end\n");
+    let a = arr(&d.docs[0].value);
+    assert_eq!(
+        cm(&a.items[0].meta),
+        vec![(1, "@ for i in range(2):", true)]
+    );
+    let m = map(&a.items[0].value);
+    assert!(m.items[0].meta.comments.is_empty());
+    assert_eq!(cm(&m.items[1].meta), vec![(3, "@ x", true)]);
+    assert_eq!(cm(&d.meta), vec![(5, "@ end", true)]);
+    // dash alone on its line
+    let d = p("#@ for x in y:\n-\n  #@ if z:\n  a: 1\n  #@ end\n#@ end\n");
+    let a = arr(&d.docs[0].value);
+    assert_eq!(a.items[0].meta.pos.line, 2);
+    assert_eq!(cm(&a.items[0].meta), vec![(1, "@ for x in y:", true)]);
+    let m = map(&a.items[0].value);
+    assert_eq!(cm(&m.items[0].meta), vec![(3, "@ if z:", true)]);
+}
+
+#[test]
+fn trailing_comments() {
+    let src = "a: #@ x\nb: 1 #! note\n- #@ y\n";
+    // invalid (map then seq): only check the first two via a valid variant
+    let _ = src;
+    let d = p("a: #@ x\nb: 1 #! note\nc: \"q # not\" # yes\nd: 'it''s' #@ z\n");
+    let m = map(&d.docs[0].value);
+    assert_eq!(m.items[0].value, Node::Null);
+    assert_eq!(cm(&m.items[0].meta), vec![(1, "@ x", false)]);
+    assert_eq!(cm(&m.items[1].meta), vec![(2, "! note", false)]);
+    assert_eq!(m.items[2].value, s("q # not"));
+    assert_eq!(cm(&m.items[2].meta), vec![(3, " yes", false)]);
+    assert_eq!(cm(&m.items[3].meta), vec![(4, "@ z", false)]);
+
+    let d = p("- #@ x\n- a: #@ y\n- b #@ z\n- #@ w\n");
+    let a = arr(&d.docs[0].value);
+    assert_eq!(a.items[0].value, Node::Null);
+    assert_eq!(cm(&a.items[0].meta), vec![(1, "@ x", false)]);
+    assert!(a.items[1].meta.comments.is_empty());
+    let m = map(&a.items[1].value);
+    assert_eq!(cm(&m.items[0].meta), vec![(2, "@ y", false)]);
+    assert_eq!(a.items[2].value, s("b"));
+    assert_eq!(cm(&a.items[2].meta), vec![(3, "@ z", false)]);
+    assert_eq!(a.items[3].value, Node::Null);
+    assert_eq!(cm(&a.items[3].meta), vec![(4, "@ w", false)]);
+
+    // key with a nested value and a trailing comment
+    let d = p("k: #@ v\n  a: 1\n");
+    let m = map(&d.docs[0].value);
+    assert_eq!(cm(&m.items[0].meta), vec![(1, "@ v", false)]);
+    assert!(map(&m.items[0].value).items[0].meta.comments.is_empty());
+
+    // nested sequences: the comment goes to the innermost item on the line
+    let d = p("- - #@ x\n");
+    let a = arr(&d.docs[0].value);
+    assert!(a.items[0].meta.comments.is_empty());
+    assert_eq!(
+        cm(&arr(&a.items[0].value).items[0].meta),
+        vec![(1, "@ x", false)]
+    );
+}
+
+#[test]
+fn block_scalar_and_hash_in_values() {
+    let d = p("a: |\n  l1 # not\n  #! not either\nb: x#y\nc: http://x/#frag\n");
+    let m = map(&d.docs[0].value);
+    assert_eq!(m.items[0].value, s("l1 # not\n#! not either\n"));
+    assert_eq!(m.items[1].value, s("x#y"));
+    assert_eq!(m.items[2].value, s("http://x/#frag"));
+    assert!(m.items.iter().all(|i| i.meta.comments.is_empty()));
+    assert!(d.meta.comments.is_empty());
+}
+
+#[test]
+fn comments_between_documents() {
+    let src = "#@ load(\"a\", \"b\")\n---\na: 1\n#@ def f():\n#@ end\n--- #@ f()\n---\n# tail\n";
+    let d = p(src);
+    assert_eq!(d.docs.len(), 3);
+    assert_eq!(d.docs[0].meta.pos.line, 2);
+    assert_eq!(cm(&d.docs[0].meta), vec![(1, "@ load(\"a\", \"b\")", true)]);
+    assert!(map(&d.docs[0].value).items[0].meta.comments.is_empty());
+    assert_eq!(
+        cm(&d.docs[1].meta),
+        vec![
+            (4, "@ def f():", true),
+            (5, "@ end", true),
+            (6, "@ f()", false)
+        ]
+    );
+    assert_eq!(d.docs[1].value, Node::Null);
+    assert!(d.docs[2].meta.comments.is_empty());
+    assert_eq!(cm(&d.meta), vec![(8, " tail", true)]);
+}
+
+#[test]
+fn crlf_and_bom() {
+    let d = p("a: 1 #@ x\r\nb: x\r\n");
+    let m = map(&d.docs[0].value);
+    assert_eq!(m.items[1].value, s("x"));
+    assert_eq!(cm(&m.items[0].meta), vec![(1, "@ x", false)]);
+    assert_eq!(m.items[1].meta.pos.line, 2);
+    let d = p("\u{feff}a: 1\n");
+    assert_eq!(map(&d.docs[0].value).items[0].key, s("\u{feff}a"));
+    let d = p("\u{feff}# c\na: 1\n");
+    assert_eq!(
+        cm(&map(&d.docs[0].value).items[0].meta),
+        vec![(1, " c", true)]
+    );
+}
+
+#[test]
+fn unicode_positions() {
+    let d = p("é: \"ü # x\" # ç\nb: 日本 #@ y\n- no\n"
+        .split("- no")
+        .next()
+        .unwrap_or(""));
+    let m = map(&d.docs[0].value);
+    assert_eq!(m.items[0].value, s("ü # x"));
+    assert_eq!(cm(&m.items[0].meta), vec![(1, " ç", false)]);
+    assert_eq!(cm(&m.items[1].meta), vec![(2, "@ y", false)]);
+}
+
+#[test]
+fn anchors_aliases_merge() {
+    let d = p("a: &x\n  k: 1 #@ c\nb: *x\nc: &s str\nd: *s\n");
+    let m = map(&d.docs[0].value);
+    assert!(m.items[0].value.value_eq(&m.items[1].value));
+    assert_eq!(m.items[3].value, s("str"));
+    // the alias copy does not carry comments
+    assert_eq!(
+        cm(&map(&m.items[0].value).items[0].meta),
+        vec![(2, "@ c", false)]
+    );
+    assert!(map(&m.items[1].value).items[0].meta.comments.is_empty());
+
+    let d = p("base: &b\n  x: 1\n  y: 2\nderived:\n  <<: *b\n  y: 3\n");
+    let der = map(&map(&d.docs[0].value).items[1].value);
+    let kv: Vec<(Node, Node)> = der
+        .items
+        .iter()
+        .map(|i| (i.key.clone(), i.value.clone()))
+        .collect();
+    assert_eq!(
+        kv,
+        vec![(s("x"), Node::Int(1)), (Node::Bool(true), Node::Int(3))]
+    );
+
+    let d = p("versions:\n- &version\n  name: v1alpha1\n  served: true\n- << : *version\n  name: v1beta1\n");
+    let a = arr(&map(&d.docs[0].value).items[0].value);
+    let m = map(&a.items[1].value);
+    assert_eq!(m.items.len(), 2);
+    assert_eq!(m.items[0].key, s("name"));
+    assert_eq!(m.items[0].value, s("v1beta1"));
+    assert_eq!(m.items[0].meta.pos.line, 6);
+    assert_eq!(m.items[1].value, Node::Bool(true));
+
+    // explicit key before the merge wins
+    let d = p("a: &a {x: 1, y: 2}\nb:\n  y: 0\n  <<: *a\n");
+    let m = map(&map(&d.docs[0].value).items[1].value);
+    let kv: Vec<(Node, Node)> = m
+        .items
+        .iter()
+        .map(|i| (i.key.clone(), i.value.clone()))
+        .collect();
+    assert_eq!(
+        kv,
+        vec![(Node::Bool(true), Node::Int(0)), (s("x"), Node::Int(1))]
+    );
+
+    let e = err("a: &a {x: 1}\nb: &b {y: 2}\nc:\n  <<: [*a, *b]\n  z: 3\n");
+    assert_eq!(
+        e.message,
+        "yaml: map merge requires map or sequence of maps as the value"
+    );
+    assert_eq!(
+        err("a: 1\nb: *nope\n").message,
+        "yaml: unknown anchor 'nope' referenced"
+    );
+    // `<<` as a value is a plain string; quoted `<<` key is a normal key
+    let d = p("v: <<\n'<<': 1\n");
+    let m = map(&d.docs[0].value);
+    assert_eq!(m.items[0].value, s("<<"));
+    assert_eq!(m.items[1].key, s("<<"));
+}
+
+#[test]
+fn excessive_aliasing() {
+    let mut src = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+    for i in 1..12 {
+        let p = i - 1;
+        src.push_str(&format!(
+            "a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"
+        ));
+    }
+    let e = err(&src);
+    assert_eq!(e.message, "yaml: document contains excessive aliasing");
+}
+
+#[test]
+fn duplicate_keys() {
+    let d = p("a: 1\nb: 2\na: 3\n");
+    let mut m = map(&d.docs[0].value).clone();
+    assert_eq!(m.items.len(), 3);
+    dedup_last_wins(&mut m);
+    assert_eq!(m.items.len(), 2);
+    assert_eq!(m.items[0].key, s("a"));
+    assert_eq!(m.items[0].value, Node::Int(3));
+    assert_eq!(m.items[0].meta.pos.line, 1);
+    // y and yes collapse to `true`
+    let mut n = p("m:\n  y: 1\n  x: 0\n  yes: 2\n").docs[0].value.clone();
+    dedup_last_wins_deep(&mut n);
+    let inner = map(&map(&n).items[0].value);
+    assert_eq!(inner.items.len(), 2);
+    assert_eq!(inner.items[0].value, Node::Int(2));
+    // many keys (hash path)
+    let mut src = String::new();
+    for i in 0..50 {
+        src.push_str(&format!("k{i}: {i}\n"));
+    }
+    src.push_str("k7: last\n");
+    let mut m = map(&p(&src).docs[0].value).clone();
+    dedup_last_wins(&mut m);
+    assert_eq!(m.items.len(), 50);
+    assert_eq!(m.items[7].value, s("last"));
+}
+
+#[test]
+fn errors() {
+    let cases: &[(&str, &str, Option<u32>)] = &[
+        (
+            "\nkey: val\nyamlfunc yamlfunc",
+            "yaml: line 4: could not find expected ':'",
+            Some(4),
+        ),
+        (
+            "\n#@ def yamlfunc():\nkey: val\nyamlfunc yamlfunc\n#@ end",
+            "yaml: line 5: could not find expected ':'",
+            Some(5),
+        ),
+        (
+            "apiVersion: @123\n",
+            "yaml: line 1: found character that cannot start any token",
+            Some(1),
+        ),
+        (
+            "v: x: y\n",
+            "yaml: line 1: mapping values are not allowed in this context",
+            Some(1),
+        ),
+        (
+            "v: |\n    indented\n  normal\n",
+            "yaml: line 2: did not find expected key",
+            Some(2),
+        ),
+        (
+            "m:\n\ta: 1\n",
+            "yaml: line 2: found character that cannot start any token",
+            Some(2),
+        ),
+        (
+            "\n[foo]\n  bar = 123\n",
+            "yaml: line 2: did not find expected <document start>",
+            Some(2),
+        ),
+        (
+            "k: #@ \"\"\"triple\nquoted\"\"\"",
+            "yaml: line 3: could not find expected ':'",
+            Some(3),
+        ),
+        (
+            "a: 1\n...\nb: 2\n",
+            "yaml: line 2: did not find expected <document start>",
+            Some(2),
+        ),
+        (
+            "a: \u{1}b\n",
+            "yaml: control characters are not allowed",
+            None,
+        ),
+    ];
+    for (src, msg, line) in cases {
+        let e = err(src);
+        assert_eq!(&e.message, msg, "{src:?}");
+        assert_eq!(&e.line, line, "{src:?}");
+        assert_eq!(e.to_string(), *msg);
+    }
+    assert!(err("{a: 1}: x\n").message.contains("complex"));
+    assert!(err("? [a]\n: x\n").message.contains("complex"));
+    assert!(err("a: [1, 2\n").message.starts_with("yaml: line"));
+    assert!(err("a: \"abc\n").message.starts_with("yaml: line"));
+}
+
+#[test]
+fn tab_after_colon_is_accepted() {
+    let d = p("a:\tb\nc:\t1\n");
+    let m = map(&d.docs[0].value);
+    assert_eq!(m.items[0].value, s("b"));
+    assert_eq!(m.items[1].value, Node::Int(1));
+    let d = p("v: a\tb\n");
+    assert_eq!(map(&d.docs[0].value).items[0].value, s("a\tb"));
+}
+
+#[test]
+fn complex_scalar_key() {
+    let d = p("? a\n: 1\n");
+    let m = map(&d.docs[0].value);
+    assert_eq!(m.items[0].key, s("a"));
+    assert_eq!(m.items[0].value, Node::Int(1));
+}
+
+#[test]
+fn strict_mode() {
+    let e = strict_err(
+        "\n#@ load(\"@ytt:data\", \"data\")\ndata_int: #@ data.values.int\ndata_str: yes",
+    );
+    assert_eq!(
+        e.message,
+        "yaml:\n  Strict parsing:\n    Found 'yes' ambigious (could be !!str or !!bool)"
+    );
+    assert_eq!(e.line, Some(4));
+    let e = strict_err("a: hello world\n");
+    assert_eq!(
+        e.message,
+        "yaml:\n  Strict parsing:\n    Strings with whitespace must be explicitly quoted: 'hello world'"
+    );
+    strict_err("a: ~\n");
+    strict_err("on: 1\n");
+    let f: Arc<str> = Arc::from("t.yml");
+    let d = parse(
+        "a: true\nb: \"yes\"\nc: 12\nd: 1.5\ne:\nf: 'x y'\n",
+        &f,
+        &ParseOptions { strict: true },
+    )
+    .unwrap();
+    let m = map(&d.docs[0].value);
+    assert_eq!(m.items[0].value, Node::Bool(true));
+    assert_eq!(m.items[1].value, s("yes"));
+    assert_eq!(m.items[4].value, Node::Null);
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    let depth = MAX_DEPTH + 10;
+    let mut src = String::new();
+    for i in 0..depth {
+        src.push_str(&" ".repeat(i * 2));
+        src.push_str("a:\n");
+    }
+    let e = err(&src);
+    assert!(e.message.contains("max depth"), "{}", e.message);
+}
+
+#[test]
+fn never_panics_on_garbage() {
+    let inputs = [
+        "- a\nb: 1",
+        "a: b\n- c",
+        ": v",
+        "%YAML 1.2\n---\na: 1",
+        "a: &x [*x]",
+        "[",
+        "{",
+        "]",
+        "}",
+        "? ",
+        "- - - - -",
+        "a: !!int abc",
+        "a: !!binary ***",
+        "&a\n",
+        "*a\n",
+        "--- |\n  x\n--- >\n  y\n",
+        "'",
+        "\"\\u",
+        "a:\n  - b\n  c: d",
+        "\t",
+        "- !!map\n  a: 1",
+        "...\n...\n",
+        "---\n...\n---\n",
+        "a: 'x\n\ny'",
+        "#\n#\n",
+        "- #\n-#\n",
+        "x: |0\n",
+        "é: ü\n- ä",
+    ];
+    let f: Arc<str> = Arc::from("t.yml");
+    for src in inputs {
+        let _ = parse(src, &f, &ParseOptions::default());
+        let _ = parse(src, &f, &ParseOptions { strict: true });
+    }
+}

@@ -1,0 +1,586 @@
+//! YAML 1.1 scalar resolution (plain scalars → null/bool/int/float/string), the way
+//! the reference (go-yaml v2) resolves them; see `spec/yaml-scalars.md`.
+//!
+//! - booleans: `y/Y/yes/Yes/YES/on/On/ON/true/True/TRUE` and the `n/no/off/false` family;
+//! - null: empty, `~`, `null`, `Null`, `NULL`;
+//! - ints: optional sign, `_` separators (anywhere after the first character), `0x`, `0b`,
+//!   `0o`/`0O`, leading-zero octal (`017` → 15);
+//! - floats: `1.`, `.5`, `1e3`, `.inf`, `-.Inf`, `.nan`, …; an out-of-range float
+//!   (`1.0e400`) stays a string;
+//! - timestamps and sexagesimal numbers stay strings.
+//!
+//! Integers beyond `i64` but within `u64` (`9223372036854775808`, `0xFFFFFFFFFFFFFFFF`)
+//! are ints in the reference; `Node` only has `i64`, so they become floats here (the
+//! closest faithful value). Larger integers are floats in the reference as well.
+
+use base64::Engine as _;
+
+use super::node::Node;
+
+/// Resolve a plain (unquoted, untagged) scalar.
+pub fn resolve_plain(s: &str) -> Node {
+    match resolve_non_str(s) {
+        Some(n) => n,
+        None => Node::Str(s.to_owned()),
+    }
+}
+
+/// Like [`resolve_plain`] but takes ownership of the text (no copy for strings).
+pub fn resolve_plain_owned(s: String) -> Node {
+    match resolve_non_str(&s) {
+        Some(n) => n,
+        None => Node::Str(s),
+    }
+}
+
+/// Resolve a plain scalar under `--strict`. The error is the detail line only, e.g.
+/// `Found 'yes' ambigious (could be !!str or !!bool)`; see [`strict_error_message`].
+pub fn resolve_plain_strict(s: &str) -> Result<Node, String> {
+    if s.is_empty() {
+        return Ok(Node::Null);
+    }
+    let ambiguous = |t: &str| format!("Found '{s}' ambigious (could be !!str or !!{t})");
+    match resolve_non_str(s) {
+        Some(Node::Bool(b)) => {
+            if s == "true" || s == "false" {
+                Ok(Node::Bool(b))
+            } else {
+                Err(ambiguous("bool"))
+            }
+        }
+        Some(Node::Null) => Err(ambiguous("null")),
+        Some(n @ Node::Int(_)) => {
+            if is_strict_int(s) {
+                Ok(n)
+            } else {
+                Err(ambiguous("int"))
+            }
+        }
+        Some(Node::Float(f)) => {
+            if is_strict_int(s) || is_strict_float(s) {
+                Ok(Node::Float(f))
+            } else {
+                Err(ambiguous("float"))
+            }
+        }
+        Some(other) => Ok(other),
+        None => {
+            if s.chars().any(char::is_whitespace) {
+                Err(format!(
+                    "Strings with whitespace must be explicitly quoted: '{s}'"
+                ))
+            } else if s.contains(':') {
+                Err(format!(
+                    "Strings with colon must be explicitly quoted: '{s}'"
+                ))
+            } else if s.contains("---") {
+                Err(format!(
+                    "Strings with triple-dash must be explicitly quoted: '{s}'"
+                ))
+            } else {
+                Ok(Node::Str(s.to_owned()))
+            }
+        }
+    }
+}
+
+/// The full error text for a strict-mode failure, as the reference nests it
+/// (`yaml:` / `Strict parsing:` / detail, each level on its own line, indented by 2).
+pub fn strict_error_message(detail: &str) -> String {
+    format!("yaml:\n  Strict parsing:\n    {detail}")
+}
+
+/// `-?(0|[1-9][0-9]*)`
+fn is_strict_int(s: &str) -> bool {
+    let d = s.strip_prefix('-').unwrap_or(s).as_bytes();
+    match d {
+        [b'0'] => true,
+        [b'1'..=b'9', rest @ ..] => rest.iter().all(u8::is_ascii_digit),
+        _ => false,
+    }
+}
+
+/// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?`
+fn is_strict_float(s: &str) -> bool {
+    let b = s.strip_prefix('-').unwrap_or(s).as_bytes();
+    let mut i = 0;
+    match b.first() {
+        Some(b'0') => i = 1,
+        Some(b'1'..=b'9') => {
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+        }
+        _ => return false,
+    }
+    if i < b.len() && b[i] == b'.' {
+        let start = i + 1;
+        i = start;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == start {
+            return false;
+        }
+    }
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        i += 1;
+        if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+            i += 1;
+        }
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == start {
+            return false;
+        }
+    }
+    i == b.len()
+}
+
+/// The non-string resolution of a plain scalar, or `None` when it is a string.
+fn resolve_non_str(s: &str) -> Option<Node> {
+    let first = match s.as_bytes().first() {
+        None => return Some(Node::Null),
+        Some(&c) => c,
+    };
+    match first {
+        b'y' | b'Y' | b'n' | b'N' | b't' | b'T' | b'f' | b'F' | b'o' | b'O' | b'~' => {
+            resolve_word(s)
+        }
+        b'.' => resolve_dot(s),
+        b'+' | b'-' | b'0'..=b'9' => {
+            if let Some(n) = resolve_signed_special(s) {
+                return Some(n);
+            }
+            resolve_number(s)
+        }
+        _ => None,
+    }
+}
+
+fn resolve_word(s: &str) -> Option<Node> {
+    Some(match s {
+        "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" | "true" | "True" | "TRUE" => {
+            Node::Bool(true)
+        }
+        "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" | "false" | "False" | "FALSE" => {
+            Node::Bool(false)
+        }
+        "~" | "null" | "Null" | "NULL" => Node::Null,
+        _ => return None,
+    })
+}
+
+fn resolve_signed_special(s: &str) -> Option<Node> {
+    match s {
+        "+.inf" | "+.Inf" | "+.INF" => Some(Node::Float(f64::INFINITY)),
+        "-.inf" | "-.Inf" | "-.INF" => Some(Node::Float(f64::NEG_INFINITY)),
+        _ => None,
+    }
+}
+
+/// Scalars starting with `.`: `.inf`, `.nan` and floats like `.5` (no `_` removal here).
+fn resolve_dot(s: &str) -> Option<Node> {
+    match s {
+        ".inf" | ".Inf" | ".INF" => return Some(Node::Float(f64::INFINITY)),
+        ".nan" | ".NaN" | ".NAN" => return Some(Node::Float(f64::NAN)),
+        _ => {}
+    }
+    if is_yaml_float(s) {
+        parse_finite_float(s).map(Node::Float)
+    } else {
+        None
+    }
+}
+
+fn resolve_number(s: &str) -> Option<Node> {
+    let plain: std::borrow::Cow<str> = if s.contains('_') {
+        std::borrow::Cow::Owned(s.replace('_', ""))
+    } else {
+        std::borrow::Cow::Borrowed(s)
+    };
+    match parse_go_int(&plain) {
+        GoInt::I64(v) => return Some(Node::Int(v)),
+        GoInt::U64(v) => return Some(Node::Float(v as f64)),
+        GoInt::Invalid => {}
+    }
+    if is_yaml_float(&plain) {
+        return parse_finite_float(&plain).map(Node::Float);
+    }
+    None
+}
+
+fn parse_finite_float(s: &str) -> Option<f64> {
+    match s.parse::<f64>() {
+        Ok(f) if f.is_finite() => Some(f),
+        _ => None,
+    }
+}
+
+/// `^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`
+fn is_yaml_float(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+        i += 1;
+    }
+    if i < b.len() && b[i] == b'.' {
+        i += 1;
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == start {
+            return false;
+        }
+    } else {
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == start {
+            return false;
+        }
+        if i < b.len() && b[i] == b'.' {
+            i += 1;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+        }
+    }
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        i += 1;
+        if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+            i += 1;
+        }
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == start {
+            return false;
+        }
+    }
+    i == b.len()
+}
+
+enum GoInt {
+    I64(i64),
+    U64(u64),
+    Invalid,
+}
+
+/// Go's `strconv.ParseInt(s, 0, 64)` falling back to `ParseUint(s, 0, 64)` (no `_`).
+fn parse_go_int(s: &str) -> GoInt {
+    let (neg, signed, body) = match s.as_bytes().first() {
+        Some(b'-') => (true, true, &s[1..]),
+        Some(b'+') => (false, true, &s[1..]),
+        _ => (false, false, s),
+    };
+    let b = body.as_bytes();
+    let (radix, digits): (u32, &[u8]) = match b {
+        [b'0', b'x' | b'X', rest @ ..] => (16, rest),
+        [b'0', b'b' | b'B', rest @ ..] => (2, rest),
+        [b'0', b'o' | b'O', rest @ ..] => (8, rest),
+        [b'0', rest @ ..] if !rest.is_empty() => (8, rest),
+        _ => (10, b),
+    };
+    if digits.is_empty() {
+        return GoInt::Invalid;
+    }
+    let mut v: u64 = 0;
+    for &c in digits {
+        let d = match (c as char).to_digit(radix) {
+            Some(d) => d as u64,
+            None => return GoInt::Invalid,
+        };
+        v = match v.checked_mul(radix as u64).and_then(|x| x.checked_add(d)) {
+            Some(x) => x,
+            None => return GoInt::Invalid,
+        };
+    }
+    if neg {
+        if v <= i64::MAX as u64 + 1 {
+            GoInt::I64((v as i128).wrapping_neg() as i64)
+        } else {
+            GoInt::Invalid
+        }
+    } else if v <= i64::MAX as u64 {
+        GoInt::I64(v as i64)
+    } else if !signed {
+        GoInt::U64(v)
+    } else {
+        GoInt::Invalid
+    }
+}
+
+/// The core-schema tags the parser honours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CoreTag {
+    Str,
+    Int,
+    Float,
+    Bool,
+    Null,
+    Binary,
+    /// `!!map`, `!!seq`, `!!timestamp`, … and unknown local tags: the value is kept as a
+    /// string (scalars) or ignored (collections).
+    Other,
+}
+
+/// Classify a tag given as `handle` + `suffix` (saphyr's split): `!!str` arrives as
+/// `tag:yaml.org,2002:` + `str`.
+pub fn core_tag(handle: &str, suffix: &str) -> CoreTag {
+    let name = if handle == "tag:yaml.org,2002:" || handle == "!!" {
+        suffix
+    } else if handle.is_empty() {
+        match suffix.strip_prefix("tag:yaml.org,2002:") {
+            Some(s) => s,
+            None => return CoreTag::Other,
+        }
+    } else {
+        return CoreTag::Other;
+    };
+    match name {
+        "str" => CoreTag::Str,
+        "int" => CoreTag::Int,
+        "float" => CoreTag::Float,
+        "bool" => CoreTag::Bool,
+        "null" => CoreTag::Null,
+        "binary" => CoreTag::Binary,
+        _ => CoreTag::Other,
+    }
+}
+
+/// Resolve a scalar that carries an explicit tag (any scalar style). Errors are the
+/// go-yaml style detail (`cannot decode !!str `abc` as a !!int`).
+pub fn resolve_tagged(tag: CoreTag, value: &str) -> Result<Node, String> {
+    let mismatch = |want: &str| {
+        let got = match resolve_plain(value) {
+            Node::Null => "!!null",
+            Node::Bool(_) => "!!bool",
+            Node::Int(_) => "!!int",
+            Node::Float(_) => "!!float",
+            _ => "!!str",
+        };
+        format!("cannot decode {got} `{value}` as a {want}")
+    };
+    match tag {
+        CoreTag::Str | CoreTag::Other => Ok(Node::Str(value.to_owned())),
+        CoreTag::Binary => decode_binary(value).map(Node::Str),
+        CoreTag::Int => match resolve_plain(value) {
+            n @ Node::Int(_) => Ok(n),
+            Node::Float(f)
+                if f.fract() == 0.0 && f.abs() < 9.2e18 && !value.contains(['.', 'e', 'E']) =>
+            {
+                Ok(Node::Int(f as i64))
+            }
+            _ => Err(mismatch("!!int")),
+        },
+        CoreTag::Float => match resolve_plain(value) {
+            Node::Int(i) => Ok(Node::Float(i as f64)),
+            n @ Node::Float(_) => Ok(n),
+            _ => Err(mismatch("!!float")),
+        },
+        CoreTag::Bool => match resolve_plain(value) {
+            n @ Node::Bool(_) => Ok(n),
+            _ => Err(mismatch("!!bool")),
+        },
+        CoreTag::Null => match resolve_plain(value) {
+            Node::Null => Ok(Node::Null),
+            _ => Err(mismatch("!!null")),
+        },
+    }
+}
+
+/// Decode a `!!binary` value (standard base64; line breaks and spaces are ignored).
+/// Invalid UTF-8 in the decoded bytes is replaced (the tree only holds text).
+pub fn decode_binary(value: &str) -> Result<String, String> {
+    let cleaned: String = value.chars().filter(|c| !c.is_whitespace()).collect();
+    match base64::engine::general_purpose::STANDARD.decode(cleaned.as_bytes()) {
+        Ok(bytes) => Ok(match String::from_utf8(bytes) {
+            Ok(s) => s,
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        }),
+        Err(_) => Err("!!binary value contains invalid base64 data".to_owned()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(s: &str) -> f64 {
+        match resolve_plain(s) {
+            Node::Float(f) => f,
+            other => panic!("{s:?} resolved to {other:?}, expected float"),
+        }
+    }
+
+    fn is_str(s: &str) {
+        assert_eq!(resolve_plain(s), Node::Str(s.to_owned()), "{s:?}");
+    }
+
+    #[test]
+    fn bools_and_nulls() {
+        for s in [
+            "y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE",
+        ] {
+            assert_eq!(resolve_plain(s), Node::Bool(true), "{s}");
+        }
+        for s in [
+            "n", "N", "no", "No", "NO", "off", "Off", "OFF", "false", "False", "FALSE",
+        ] {
+            assert_eq!(resolve_plain(s), Node::Bool(false), "{s}");
+        }
+        for s in ["", "~", "null", "Null", "NULL"] {
+            assert_eq!(resolve_plain(s), Node::Null, "{s:?}");
+        }
+        for s in ["yES", "nULL", "oN", "tRUE", "yess", "o", "t"] {
+            is_str(s);
+        }
+    }
+
+    #[test]
+    fn ints() {
+        let cases: &[(&str, i64)] = &[
+            ("0o17", 15),
+            ("0O17", 15),
+            ("017", 15),
+            ("0x1F", 31),
+            ("0b101", 5),
+            ("-0b101", -5),
+            ("1_000", 1000),
+            ("+12", 12),
+            ("-0", 0),
+            ("00", 0),
+            ("0b1_0", 2),
+            ("1__0", 10),
+            ("0x_1F", 31),
+            ("+0x1F", 31),
+            ("-0x1F", -31),
+            ("9223372036854775807", i64::MAX),
+            ("-9223372036854775808", i64::MIN),
+            ("0x7FFFFFFFFFFFFFFF", i64::MAX),
+        ];
+        for (s, v) in cases {
+            assert_eq!(resolve_plain(s), Node::Int(*v), "{s}");
+        }
+    }
+
+    #[test]
+    fn floats() {
+        assert_eq!(f("08"), 8.0);
+        assert_eq!(f("0."), 0.0);
+        assert_eq!(f("1."), 1.0);
+        assert_eq!(f("1.0"), 1.0);
+        assert_eq!(f(".5"), 0.5);
+        assert_eq!(f("-.5"), -0.5);
+        assert_eq!(f("1e3"), 1000.0);
+        assert_eq!(f("1E3"), 1000.0);
+        assert_eq!(f("1.5e3"), 1500.0);
+        assert_eq!(f("1e-3"), 0.001);
+        assert_eq!(f("1e+3"), 1000.0);
+        assert_eq!(f("6.8523015e+5"), 685230.15);
+        assert_eq!(f("1_0.5"), 10.5);
+        assert_eq!(f(".inf"), f64::INFINITY);
+        assert_eq!(f(".Inf"), f64::INFINITY);
+        assert_eq!(f("+.INF"), f64::INFINITY);
+        assert_eq!(f("-.Inf"), f64::NEG_INFINITY);
+        assert!(f(".nan").is_nan());
+        assert!(f(".NaN").is_nan());
+        assert!(f(".NAN").is_nan());
+        assert_eq!(f("123456789012345678901234567890"), 1.2345678901234568e29);
+        // beyond i64, within u64: an int in the reference, a float here
+        assert_eq!(f("9223372036854775808"), 9223372036854775808.0);
+        assert_eq!(f("0xFFFFFFFFFFFFFFFF"), 18446744073709551615.0);
+    }
+
+    #[test]
+    fn strings() {
+        for s in [
+            "1,000",
+            "1.0e400",
+            "12:30:45",
+            "190:20:30.15",
+            "-1:30",
+            "1:30",
+            "2001-12-14t21:59:43.10-05:00",
+            "2001-12-14 21:59:43.10 -5",
+            "2001-12-14",
+            "2002-1-5",
+            "=",
+            "<<",
+            "a#b",
+            "_1",
+            "0o8",
+            "0x",
+            "-",
+            "+",
+            ".",
+            "1e",
+            ".inff",
+            "._5",
+            "hello world",
+            "é",
+        ] {
+            is_str(s);
+        }
+    }
+
+    #[test]
+    fn tagged() {
+        let t = |tag, v| resolve_tagged(tag, v).unwrap();
+        assert_eq!(t(CoreTag::Str, "123"), Node::Str("123".into()));
+        assert_eq!(t(CoreTag::Str, "yes"), Node::Str("yes".into()));
+        assert_eq!(t(CoreTag::Int, "5"), Node::Int(5));
+        assert_eq!(t(CoreTag::Int, "0x10"), Node::Int(16));
+        assert_eq!(t(CoreTag::Float, "1"), Node::Float(1.0));
+        assert_eq!(t(CoreTag::Float, "2"), Node::Float(2.0));
+        assert_eq!(t(CoreTag::Bool, "yes"), Node::Bool(true));
+        assert_eq!(t(CoreTag::Bool, "true"), Node::Bool(true));
+        assert_eq!(t(CoreTag::Null, ""), Node::Null);
+        assert_eq!(t(CoreTag::Str, ""), Node::Str("".into()));
+        assert_eq!(t(CoreTag::Binary, "aGVsbG8="), Node::Str("hello".into()));
+        assert_eq!(
+            t(CoreTag::Binary, "aGVs\nbG8=\n"),
+            Node::Str("hello".into())
+        );
+        assert_eq!(t(CoreTag::Other, "x"), Node::Str("x".into()));
+        assert!(resolve_tagged(CoreTag::Int, "abc").is_err());
+        assert!(resolve_tagged(CoreTag::Binary, "!!!").is_err());
+        assert_eq!(core_tag("tag:yaml.org,2002:", "str"), CoreTag::Str);
+        assert_eq!(core_tag("", "tag:yaml.org,2002:int"), CoreTag::Int);
+        assert_eq!(core_tag("!", "custom"), CoreTag::Other);
+    }
+
+    #[test]
+    fn strict() {
+        assert_eq!(resolve_plain_strict("true"), Ok(Node::Bool(true)));
+        assert_eq!(resolve_plain_strict(""), Ok(Node::Null));
+        assert_eq!(resolve_plain_strict("123"), Ok(Node::Int(123)));
+        assert_eq!(resolve_plain_strict("-0"), Ok(Node::Int(0)));
+        assert_eq!(resolve_plain_strict("1.5e3"), Ok(Node::Float(1500.0)));
+        assert_eq!(resolve_plain_strict("abc"), Ok(Node::Str("abc".into())));
+        assert_eq!(
+            resolve_plain_strict("yes"),
+            Err("Found 'yes' ambigious (could be !!str or !!bool)".into())
+        );
+        assert!(resolve_plain_strict("~").is_err());
+        assert!(resolve_plain_strict("null").is_err());
+        assert!(resolve_plain_strict("0x1F").is_err());
+        assert!(resolve_plain_strict("017").is_err());
+        assert!(resolve_plain_strict("+12").is_err());
+        assert!(resolve_plain_strict("1.").is_err());
+        assert!(resolve_plain_strict(".inf").is_err());
+        assert_eq!(
+            resolve_plain_strict("hello world"),
+            Err("Strings with whitespace must be explicitly quoted: 'hello world'".into())
+        );
+        assert!(resolve_plain_strict("a:b").is_err());
+        assert!(resolve_plain_strict("a---b").is_err());
+        assert_eq!(strict_error_message("x"), "yaml:\n  Strict parsing:\n    x");
+    }
+}
