@@ -52,7 +52,11 @@ fn write(dir: &Path, rel: &str, content: &str) {
 
 #[track_caller]
 fn assert_error(out: &Out, msg: &str) {
-    assert_eq!(out.code, 1, "stdout: {}\nstderr: {}", out.stdout, out.stderr);
+    assert_eq!(
+        out.code, 1,
+        "stdout: {}\nstderr: {}",
+        out.stdout, out.stderr
+    );
     assert_eq!(out.stderr, format!("ytt: Error: {msg}\n"));
     assert_eq!(out.stdout, "");
 }
@@ -71,15 +75,28 @@ fn version_command_and_flag() {
 
 #[test]
 fn no_files_outputs_nothing() {
-    for args in [&[][..], &["-o", "json"][..], &["template"][..], &["tpl", "-o", "pos"][..]] {
+    for args in [
+        &[][..],
+        &["-o", "json"][..],
+        &["template"][..],
+        &["tpl", "-o", "pos"][..],
+    ] {
         let out = ytt(args);
-        assert_eq!((out.code, out.stdout.as_str(), out.stderr.as_str()), (0, "", ""));
+        assert_eq!(
+            (out.code, out.stdout.as_str(), out.stderr.as_str()),
+            (0, "", "")
+        );
     }
 }
 
 #[test]
 fn help_goes_to_stdout() {
-    for args in [&["--help"][..], &["-h"][..], &["help"][..], &["fmt", "--help"][..]] {
+    for args in [
+        &["--help"][..],
+        &["-h"][..],
+        &["help"][..],
+        &["fmt", "--help"][..],
+    ] {
         let out = ytt(args);
         assert_eq!(out.code, 0, "{args:?}");
         assert!(out.stdout.contains("Usage"), "{args:?}: {}", out.stdout);
@@ -138,7 +155,10 @@ fn unknown_flags() {
 fn missing_flag_values() {
     assert_error(&ytt(&["-f"]), "flag needs an argument: 'f' in -f");
     assert_error(&ytt(&["--file"]), "flag needs an argument: --file");
-    assert_error(&ytt(&["--file-mark"]), "flag needs an argument: --file-mark");
+    assert_error(
+        &ytt(&["--file-mark"]),
+        "flag needs an argument: --file-mark",
+    );
 }
 
 #[test]
@@ -151,7 +171,12 @@ fn boolean_flag_values() {
         &ytt(&["--files-inspect=maybe"]),
         "invalid argument \"maybe\" for \"--files-inspect\" flag: strconv.ParseBool: parsing \"maybe\": invalid syntax",
     );
-    for args in [&["--strict=false"][..], &["-s=T"][..], &["--debug=0"][..], &["-s", "-s"][..]] {
+    for args in [
+        &["--strict=false"][..],
+        &["-s=T"][..],
+        &["--debug=0"][..],
+        &["-s", "-s"][..],
+    ] {
         let out = ytt(args);
         assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
     }
@@ -160,7 +185,10 @@ fn boolean_flag_values() {
 #[test]
 fn output_types() {
     assert_error(&ytt(&["-o", "ymal"]), "Unknown output type 'ymal'");
-    assert_error(&ytt(&["--output", "json,nope"]), "Unknown output type 'nope'");
+    assert_error(
+        &ytt(&["--output", "json,nope"]),
+        "Unknown output type 'nope'",
+    );
     for args in [
         &["--output", "json,openapi-v3"][..],
         &["-o", "yaml", "-o", "openapi-v3"][..],
@@ -192,7 +220,10 @@ fn data_values_flags_are_not_silently_ignored() {
             &["--dangerous-data-values-disable-validation"],
             "--dangerous-data-values-disable-validation",
         ),
-        (&["--output-disable-validation"], "--output-disable-validation"),
+        (
+            &["--output-disable-validation"],
+            "--output-disable-validation",
+        ),
     ];
     for (args, flag) in cases {
         assert_error(&ytt(args), &format!("{flag} is not supported yet"));
@@ -213,7 +244,9 @@ fn missing_file() {
 fn urls_are_refused() {
     let out = ytt(&["-f", "https://example.com/x.yml"]);
     assert_eq!(out.code, 1);
-    assert!(out.stderr.starts_with("ytt: Error: Reading URL 'https://example.com/x.yml'"));
+    assert!(out
+        .stderr
+        .starts_with("ytt: Error: Reading URL 'https://example.com/x.yml'"));
     assert!(out.stderr.contains("not supported"));
 }
 
@@ -241,9 +274,18 @@ fn file_mark_errors() {
         &run("a.yml:exclude"),
         "Expected file mark 'a.yml:exclude' key-value portion to be in format key=value",
     );
-    assert_error(&run("a.yml:type=json"), "Unknown value in file mark 'a.yml:type=json'");
-    assert_error(&run("a.yml:exclude=no"), "Unknown value in file mark 'a.yml:exclude=no'");
-    assert_error(&run("a.yml:colour=red"), "Unknown key in file mark 'a.yml:colour=red'");
+    assert_error(
+        &run("a.yml:type=json"),
+        "Unknown value in file mark 'a.yml:type=json'",
+    );
+    assert_error(
+        &run("a.yml:exclude=no"),
+        "Unknown value in file mark 'a.yml:exclude=no'",
+    );
+    assert_error(
+        &run("a.yml:colour=red"),
+        "Unknown key in file mark 'a.yml:colour=red'",
+    );
 }
 
 #[test]
@@ -253,10 +295,20 @@ fn excluding_every_file_outputs_nothing() {
     write(dir.path(), "files/d/b.yml", "b: 1\n");
     let out = ytt_in(
         dir.path(),
-        &["-f", "files", "--file-mark", "**/*:exclude=true", "--file-mark", "a.yml:exclude=true"],
+        &[
+            "-f",
+            "files",
+            "--file-mark",
+            "**/*:exclude=true",
+            "--file-mark",
+            "a.yml:exclude=true",
+        ],
         None,
     );
-    assert_eq!((out.code, out.stdout.as_str(), out.stderr.as_str()), (0, "", ""));
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (0, "", "")
+    );
 }
 
 #[test]
@@ -276,7 +328,11 @@ fn symlinks_need_an_allowed_destination() {
     write(d, "outside/secret.yml", "s: 1\n");
     write(d, "files/a.yml", "a: 1\n");
     std::os::unix::fs::symlink(d.join("outside/secret.yml"), d.join("files/link.yml")).unwrap();
-    let out = ytt_in(d, &["-f", "files", "--file-mark", "**/*:exclude=true"], None);
+    let out = ytt_in(
+        d,
+        &["-f", "files", "--file-mark", "**/*:exclude=true"],
+        None,
+    );
     assert_eq!(out.code, 1);
     assert!(
         out.stderr.starts_with("ytt: Error: Checking symlink file 'files/link.yml':\n  Expected symlink file 'files/link.yml' -> '"),
@@ -286,14 +342,25 @@ fn symlinks_need_an_allowed_destination() {
     // Explicit files are checked too.
     let out = ytt_in(d, &["-f", "files/link.yml"], None);
     assert_eq!(out.code, 1);
-    assert!(out.stderr.contains("to be allowed, but was not"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("to be allowed, but was not"),
+        "{}",
+        out.stderr
+    );
 
     for extra in [
         &["--allow-symlink-destination", "outside"][..],
         &["--allow-symlink-destination", "nowhere,outside"][..],
         &["--dangerous-allow-all-symlink-destinations"][..],
     ] {
-        let mut args = vec!["-f", "files", "--file-mark", "a.yml:exclude=true", "--file-mark", "link.yml:exclude=true"];
+        let mut args = vec![
+            "-f",
+            "files",
+            "--file-mark",
+            "a.yml:exclude=true",
+            "--file-mark",
+            "link.yml:exclude=true",
+        ];
         args.extend_from_slice(extra);
         let out = ytt_in(d, &args, None);
         assert_eq!(out.code, 0, "{extra:?}: {}", out.stderr);
@@ -308,7 +375,9 @@ fn emptied_output_directory_refuses_dangerous_paths() {
         let out = ytt(&["--dangerous-emptied-output-directory", dir]);
         assert_eq!(out.code, 1, "{dir}");
         assert!(
-            out.stderr.starts_with("ytt: Error: Expected output directory path to not be one of '/', '.', './', ''"),
+            out.stderr.starts_with(
+                "ytt: Error: Expected output directory path to not be one of '/', '.', './', ''"
+            ),
             "{dir}: {}",
             out.stderr
         );
@@ -321,7 +390,11 @@ fn emptied_output_directory_refuses_a_parent_of_the_current_directory() {
     let sub = dir.path().join("sub");
     fs::create_dir(&sub).unwrap();
     let parent = dir.path().to_string_lossy().into_owned();
-    let out = ytt_in(&sub, &["--dangerous-emptied-output-directory", &parent], None);
+    let out = ytt_in(
+        &sub,
+        &["--dangerous-emptied-output-directory", &parent],
+        None,
+    );
     assert_eq!(out.code, 1);
     assert!(sub.exists());
 }
@@ -330,8 +403,15 @@ fn emptied_output_directory_refuses_a_parent_of_the_current_directory() {
 fn emptied_output_directory_with_nothing_to_write_is_emptied() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "out/old.yml", "old: 1\n");
-    let out = ytt_in(dir.path(), &["--dangerous-emptied-output-directory", "out"], None);
-    assert_eq!((out.code, out.stdout.as_str(), out.stderr.as_str()), (0, "", ""));
+    let out = ytt_in(
+        dir.path(),
+        &["--dangerous-emptied-output-directory", "out"],
+        None,
+    );
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (0, "", "")
+    );
     assert!(dir.path().join("out").is_dir());
     assert!(!dir.path().join("out/old.yml").exists());
 }
@@ -341,7 +421,10 @@ fn emptied_output_directory_with_nothing_to_write_is_emptied() {
 #[test]
 fn bulk_out_without_files() {
     let out = ytt(&["--bulk-out"]);
-    assert_eq!((out.code, out.stdout.as_str(), out.stderr.as_str()), (0, "{}", ""));
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (0, "{}", "")
+    );
 }
 
 #[test]
@@ -350,7 +433,13 @@ fn bulk_out_reports_errors_in_json_with_exit_zero() {
     write(dir.path(), "files/a.yml", "a: 1\n");
     let out = ytt_in(
         dir.path(),
-        &["-f", "files", "--bulk-out", "--file-mark", "nope:exclude=true"],
+        &[
+            "-f",
+            "files",
+            "--bulk-out",
+            "--file-mark",
+            "nope:exclude=true",
+        ],
         None,
     );
     assert_eq!(out.code, 0);
@@ -364,7 +453,12 @@ fn bulk_out_reports_errors_in_json_with_exit_zero() {
 fn bulk_in_invalid_json() {
     let out = ytt(&["--bulk-in", "{nope"]);
     assert_eq!(out.code, 1);
-    assert!(out.stderr.starts_with("ytt: Error: Unmarshaling bulk files"), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .starts_with("ytt: Error: Unmarshaling bulk files"),
+        "{}",
+        out.stderr
+    );
 }
 
 #[test]
@@ -397,7 +491,17 @@ fn files_inspect_orders_groups_and_directories() {
     write(d, "single/only.json", "{}\n");
     let out = ytt_in(
         d,
-        &["-f", "g2", "-f", "g1", "-f", "single/only.json", "-f", "named.yml=single/only.json", "--files-inspect"],
+        &[
+            "-f",
+            "g2",
+            "-f",
+            "g1",
+            "-f",
+            "single/only.json",
+            "-f",
+            "named.yml=single/only.json",
+            "--files-inspect",
+        ],
         None,
     );
     assert_eq!(out.stderr, "");
@@ -419,10 +523,15 @@ fn files_inspect_shows_marked_paths_and_honours_output_format() {
     let out = ytt_in(
         d,
         &[
-            "-f", "files",
-            "--file-mark", "a.yml:path=x/renamed.yml",
-            "--file-mark", "b.yml:exclude=true",
-            "--files-inspect", "-o", "json",
+            "-f",
+            "files",
+            "--file-mark",
+            "a.yml:path=x/renamed.yml",
+            "--file-mark",
+            "b.yml:exclude=true",
+            "--files-inspect",
+            "-o",
+            "json",
         ],
         None,
     );
@@ -435,7 +544,11 @@ fn files_inspect_names_stdin() {
     let dir = tempfile::tempdir().unwrap();
     let out = ytt_in(dir.path(), &["-f-", "--files-inspect"], Some("a: 1\n"));
     assert_eq!((out.code, out.stdout.as_str()), (0, "- stdin.yml\n"));
-    let out = ytt_in(dir.path(), &["-f", "in/put.yml=-", "--files-inspect"], Some("a: 1\n"));
+    let out = ytt_in(
+        dir.path(),
+        &["-f", "in/put.yml=-", "--files-inspect"],
+        Some("a: 1\n"),
+    );
     assert_eq!((out.code, out.stdout.as_str()), (0, "- in/put.yml\n"));
 }
 
@@ -445,8 +558,306 @@ fn files_inspect_with_bulk_in_comes_first() {
     write(dir.path(), "z.yml", "z: 1\n");
     let out = ytt_in(
         dir.path(),
-        &["-f", "z.yml", "--bulk-in", r#"{"files":[{"name":"b.yml","data":"b: 1"}]}"#, "--files-inspect"],
+        &[
+            "-f",
+            "z.yml",
+            "--bulk-in",
+            r#"{"files":[{"name":"b.yml","data":"b: 1"}]}"#,
+            "--files-inspect",
+        ],
         None,
     );
     assert_eq!((out.code, out.stdout.as_str()), (0, "- b.yml\n- z.yml\n"));
+}
+
+// ---------------------------------------------------------------- rendering and output
+
+fn tree() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "files/b.yml", "#@ x = 1\na: #@ x\n");
+    write(d, "files/sub/a.yml", "z: 1\n");
+    write(d, "files/t.txt", "text (@= \"hi\" @)\n");
+    write(d, "files/data.json", "{}\n");
+    write(d, "c.yml", "c: 3\n");
+    dir
+}
+
+const WARNING: &str = "\nWarning: Found Non-YAML templates in input. Non-YAML templates are not rendered to standard output.\nIf you want to include those results, use the --output-files or --dangerous-emptied-output-directory flag.\n";
+
+#[test]
+fn yaml_to_stdout_in_file_order_with_text_warning() {
+    let dir = tree();
+    let out = ytt_in(dir.path(), &["-f", "c.yml", "-f", "files"], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout, "c: 3\n---\na: 1\n---\nz: 1\n");
+    assert_eq!(out.stderr, WARNING);
+}
+
+#[test]
+fn json_output_and_named_files() {
+    let dir = tree();
+    let out = ytt_in(
+        dir.path(),
+        &[
+            "-f",
+            "files/b.yml",
+            "-f",
+            "x/renamed.yml=c.yml",
+            "-f",
+            "in.yml=-",
+            "-o",
+            "json",
+        ],
+        Some("s: 2\n"),
+    );
+    assert_eq!((out.code, out.stderr.as_str()), (0, ""));
+    assert_eq!(out.stdout, r#"{"a":1}{"c":3}{"s":2}"#);
+}
+
+#[test]
+fn stdin_is_named_stdin_yml() {
+    let dir = tree();
+    let out = ytt_in(dir.path(), &["-f-", "--bulk-out"], Some("s: 2\n"));
+    assert_eq!(
+        out.stdout,
+        r#"{"files":[{"name":"stdin.yml","data":"s: 2\n"}]}"#
+    );
+}
+
+#[test]
+fn output_files_writes_text_first_then_yaml() {
+    let dir = tree();
+    let d = dir.path();
+    let out = ytt_in(
+        d,
+        &[
+            "-f",
+            "files",
+            "-f",
+            "x/c.yml=c.yml",
+            "--output-files",
+            "out/",
+        ],
+        None,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stderr, "");
+    assert_eq!(
+        out.stdout,
+        "creating: out/t.txt\ncreating: out/b.yml\ncreating: out/sub/a.yml\ncreating: out/x/c.yml\n"
+    );
+    assert_eq!(
+        fs::read_to_string(d.join("out/t.txt")).unwrap(),
+        "text hi\n"
+    );
+    assert_eq!(fs::read_to_string(d.join("out/b.yml")).unwrap(), "a: 1\n");
+    assert_eq!(fs::read_to_string(d.join("out/x/c.yml")).unwrap(), "c: 3\n");
+    assert!(!d.join("out/data.json").exists());
+}
+
+#[test]
+fn output_files_are_yaml_whatever_the_format() {
+    let dir = tree();
+    let d = dir.path();
+    let out = ytt_in(
+        d,
+        &["-f", "c.yml", "-o", "json", "--output-files", "out"],
+        None,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(fs::read_to_string(d.join("out/c.yml")).unwrap(), "c: 3\n");
+}
+
+#[test]
+fn emptied_output_directory_replaces_old_content() {
+    let dir = tree();
+    let d = dir.path();
+    write(d, "out/old.yml", "old: 1\n");
+    let out = ytt_in(
+        d,
+        &["-f", "c.yml", "--dangerous-emptied-output-directory=out"],
+        None,
+    );
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (0, "creating: out/c.yml\n")
+    );
+    assert!(!d.join("out/old.yml").exists());
+    assert!(d.join("out/c.yml").exists());
+}
+
+#[test]
+fn output_paths_may_not_escape_and_nothing_is_written() {
+    let dir = tree();
+    let d = dir.path();
+    write(d, "out/old.yml", "old: 1\n");
+    for name in [
+        "../escape.yml",
+        "a/../../escape.yml",
+        "/tmp/ytt-abs-escape.yml",
+    ] {
+        for flag in ["--output-files", "--dangerous-emptied-output-directory"] {
+            let arg = format!("{name}=c.yml");
+            let out = ytt_in(d, &["-f", "files/b.yml", "-f", &arg, flag, "out"], None);
+            assert_eq!(out.code, 1, "{name} {flag}");
+            assert!(
+                out.stderr
+                    .starts_with("ytt: Error: Expected output file path"),
+                "{}",
+                out.stderr
+            );
+            assert_eq!(out.stdout, "");
+            assert!(d.join("out/old.yml").exists());
+            assert!(!d.join("out/b.yml").exists());
+            assert!(!d.join("escape.yml").exists());
+        }
+    }
+    assert!(!Path::new("/tmp/ytt-abs-escape.yml").exists());
+}
+
+#[test]
+fn duplicate_output_destinations_are_refused() {
+    let dir = tree();
+    let out = ytt_in(
+        dir.path(),
+        &[
+            "-f",
+            "c.yml",
+            "-f",
+            "c.yml",
+            "--dangerous-emptied-output-directory",
+            "out",
+        ],
+        None,
+    );
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .contains("Multiple files have same output destination paths"),
+        "{}",
+        out.stderr
+    );
+    assert!(!dir.path().join("out").exists());
+}
+
+#[test]
+fn failed_render_leaves_no_output() {
+    let dir = tree();
+    let d = dir.path();
+    write(d, "bad.yml", "a: #@ nope\n");
+    let out = ytt_in(
+        d,
+        &["-f", "c.yml", "-f", "bad.yml", "--output-files", "out"],
+        None,
+    );
+    assert_eq!(out.code, 1);
+    assert_eq!(out.stdout, "");
+    assert!(!d.join("out").exists());
+}
+
+#[test]
+fn bulk_in_and_bulk_out() {
+    let dir = tree();
+    let out = ytt_in(
+        dir.path(),
+        &[
+            "--bulk-in",
+            r#"{"files":[{"name":"t.txt","data":"<(@= \"x\" @)>"},{"name":"a.yml","data":"a: 1"}]}"#,
+            "-f",
+            "c.yml",
+            "--bulk-out",
+        ],
+        None,
+    );
+    assert_eq!((out.code, out.stderr.as_str()), (0, ""));
+    assert_eq!(
+        out.stdout,
+        r#"{"files":[{"name":"t.txt","data":"\u003cx\u003e"},{"name":"a.yml","data":"a: 1\n"},{"name":"c.yml","data":"c: 3\n"}]}"#
+    );
+}
+
+#[test]
+fn file_marks_change_type_and_path() {
+    let dir = tree();
+    let d = dir.path();
+    let out = ytt_in(
+        d,
+        &[
+            "-f",
+            "files",
+            "--file-mark",
+            "t.txt:type=text-plain",
+            "--file-mark",
+            "t.txt:path=renamed/out.txt",
+            "--file-mark",
+            "sub/*.yml:exclude=true",
+            "--file-mark",
+            "b.yml:type=yaml-plain",
+            "--output-files",
+            "out",
+        ],
+        None,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        out.stdout,
+        "creating: out/renamed/out.txt\ncreating: out/b.yml\n"
+    );
+    assert_eq!(
+        fs::read_to_string(d.join("out/renamed/out.txt")).unwrap(),
+        "text (@= \"hi\" @)\n"
+    );
+    assert_eq!(
+        fs::read_to_string(d.join("out/b.yml")).unwrap(),
+        "a: null\n"
+    );
+}
+
+#[test]
+fn text_file_marked_as_yaml_goes_to_stdout_without_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "files/yaml.txt", "foo: bar\n");
+    let out = ytt_in(
+        dir.path(),
+        &["-f", "files", "--file-mark", "yaml.txt:type=yaml-plain"],
+        None,
+    );
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (0, "foo: bar\n", "")
+    );
+}
+
+#[test]
+fn template_subcommand_aliases() {
+    let dir = tree();
+    for sub in ["template", "t", "tpl"] {
+        let out = ytt_in(dir.path(), &["-f", "c.yml", sub, "-o", "json"], None);
+        assert_eq!(
+            (out.code, out.stdout.as_str()),
+            (0, r#"{"c":3}"#),
+            "{sub}: {}",
+            out.stderr
+        );
+    }
+}
+
+// ---------------------------------------------------------------- fmt
+
+#[test]
+fn fmt_keeps_comments_and_indents_sequences() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "f.yml",
+        "# top\na: 1   # trailing\nlist:\n- x\n- {\"k\": 1}\n# middle\nb: \"s\"\n",
+    );
+    write(dir.path(), "skip.txt", "not yaml\n");
+    let out = ytt_in(dir.path(), &["fmt", "-f", "f.yml", "-f", "skip.txt"], None);
+    assert_eq!((out.code, out.stderr.as_str()), (0, ""));
+    assert_eq!(
+        out.stdout,
+        "# top\na: 1 # trailing\nlist:\n  - x\n  - k: 1\n\n# middle\nb: s\n"
+    );
 }

@@ -53,7 +53,10 @@ pub fn from_clap(e: &clap::Error, args: &[OsString]) -> anyhow::Error {
                         .source()
                         .map(|s| s.to_string())
                         .unwrap_or_else(|| "invalid syntax".to_owned());
-                    anyhow!("invalid argument \"{v}\" for \"{}\" flag: {reason}", flag.pflag_name())
+                    anyhow!(
+                        "invalid argument \"{v}\" for \"{}\" flag: {reason}",
+                        flag.pflag_name()
+                    )
                 }
                 (Some(flag), _) => {
                     // The value is missing: say it the way the user spelled the flag.

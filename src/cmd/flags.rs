@@ -10,7 +10,9 @@ pub fn go_bool(s: &str) -> Result<bool, String> {
     match s {
         "1" | "t" | "T" | "TRUE" | "true" | "True" => Ok(true),
         "0" | "f" | "F" | "FALSE" | "false" | "False" => Ok(false),
-        _ => Err(format!("strconv.ParseBool: parsing \"{s}\": invalid syntax")),
+        _ => Err(format!(
+            "strconv.ParseBool: parsing \"{s}\": invalid syntax"
+        )),
     }
 }
 
@@ -74,7 +76,11 @@ pub struct CompletionArgs {
 #[derive(Args, Debug, Default)]
 pub struct WebsiteFlags {
     /// Listen address
-    #[arg(long = "listen-addr", default_value = "localhost:8080", allow_hyphen_values = true)]
+    #[arg(
+        long = "listen-addr",
+        default_value = "localhost:8080",
+        allow_hyphen_values = true
+    )]
     pub listen_addr: String,
 
     /// Redirect to HTTPS
@@ -128,7 +134,12 @@ pub struct TemplateFlags {
     pub dangerous_allow_all_symlink_destinations: bool,
 
     /// Accept files in bulk format
-    #[arg(long = "bulk-in", allow_hyphen_values = true, value_name = "JSON", help_heading = "Files")]
+    #[arg(
+        long = "bulk-in",
+        allow_hyphen_values = true,
+        value_name = "JSON",
+        help_heading = "Files"
+    )]
     pub bulk_in: Option<String>,
 
     /// Output files in bulk format
@@ -182,11 +193,21 @@ pub struct TemplateFlags {
     pub output: Vec<String>,
 
     /// Add output files to given directory
-    #[arg(long = "output-files", allow_hyphen_values = true, value_name = "DIR", help_heading = "Output")]
+    #[arg(
+        long = "output-files",
+        allow_hyphen_values = true,
+        value_name = "DIR",
+        help_heading = "Output"
+    )]
     pub output_files: Option<String>,
 
     /// Delete given directory, and then create it with output files
-    #[arg(long = "dangerous-emptied-output-directory", allow_hyphen_values = true, value_name = "DIR", help_heading = "Output")]
+    #[arg(
+        long = "dangerous-emptied-output-directory",
+        allow_hyphen_values = true,
+        value_name = "DIR",
+        help_heading = "Output"
+    )]
     pub dangerous_emptied_output_directory: Option<String>,
 
     // ---- parsing
@@ -208,4 +229,67 @@ pub struct TemplateFlags {
 
     #[arg(hide = true)]
     pub extra: Vec<String>,
+}
+
+impl TemplateFlags {
+    /// Template flags given before the `template` subcommand (`ytt -f x template -f y`)
+    /// are the subcommand's too, as with the reference: `self` came first on the command
+    /// line, `later` after.
+    pub fn merge(mut self, later: TemplateFlags) -> TemplateFlags {
+        let TemplateFlags {
+            files,
+            file_marks,
+            files_inspect,
+            allow_symlink_destinations,
+            dangerous_allow_all_symlink_destinations,
+            bulk_in,
+            bulk_out,
+            data_value,
+            data_value_yaml,
+            data_value_file,
+            data_values_file,
+            data_values_env,
+            data_values_env_yaml,
+            data_values_inspect,
+            data_values_schema_inspect,
+            dangerous_data_values_disable_validation,
+            output_disable_validation,
+            output,
+            output_files,
+            dangerous_emptied_output_directory,
+            strict,
+            ignore_unknown_comments,
+            implicit_map_key_overrides,
+            debug,
+            extra,
+        } = later;
+        self.files.extend(files);
+        self.file_marks.extend(file_marks);
+        self.files_inspect |= files_inspect;
+        self.allow_symlink_destinations
+            .extend(allow_symlink_destinations);
+        self.dangerous_allow_all_symlink_destinations |= dangerous_allow_all_symlink_destinations;
+        self.bulk_in = bulk_in.or(self.bulk_in);
+        self.bulk_out |= bulk_out;
+        self.data_value.extend(data_value);
+        self.data_value_yaml.extend(data_value_yaml);
+        self.data_value_file.extend(data_value_file);
+        self.data_values_file.extend(data_values_file);
+        self.data_values_env.extend(data_values_env);
+        self.data_values_env_yaml.extend(data_values_env_yaml);
+        self.data_values_inspect |= data_values_inspect;
+        self.data_values_schema_inspect |= data_values_schema_inspect;
+        self.dangerous_data_values_disable_validation |= dangerous_data_values_disable_validation;
+        self.output_disable_validation |= output_disable_validation;
+        self.output.extend(output);
+        self.output_files = output_files.or(self.output_files);
+        self.dangerous_emptied_output_directory =
+            dangerous_emptied_output_directory.or(self.dangerous_emptied_output_directory);
+        self.strict |= strict;
+        self.ignore_unknown_comments |= ignore_unknown_comments;
+        self.implicit_map_key_overrides |= implicit_map_key_overrides;
+        self.debug |= debug;
+        self.extra.extend(extra);
+        self
+    }
 }

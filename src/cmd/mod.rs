@@ -49,12 +49,27 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
     if cli.version {
         return version::run();
     }
+    // Template flags before another subcommand are not that subcommand's flags.
+    if let Some((name, _)) = matches.subcommand() {
+        let root_flag = matches.ids().find(|id| {
+            matches.value_source(id.as_str()) == Some(clap::parser::ValueSource::CommandLine)
+        });
+        if let (Some(id), false) = (root_flag, matches!(name, "template")) {
+            let flag = command
+                .get_arguments()
+                .find(|a| a.get_id() == id)
+                .and_then(|a| a.get_long())
+                .unwrap_or(id.as_str());
+            bail!("unknown flag: --{flag} (command 'ytt {name}' does not accept it)");
+        }
+    }
     match cli.command {
         None => {
             no_extra_args("ytt", &cli.template.extra)?;
             template::run(Options::from_flags(cli.template)?)
         }
         Some(Command::Template(f)) => {
+            let f = cli.template.merge(f);
             no_extra_args("ytt template", &f.extra)?;
             template::run(Options::from_flags(f)?)
         }

@@ -69,7 +69,10 @@ impl DataValuesOptions {
             ("--data-values-env-yaml", !self.env_yaml_prefixes.is_empty()),
             ("--data-values-inspect", self.inspect),
             ("--data-values-schema-inspect", self.schema_inspect),
-            ("--dangerous-data-values-disable-validation", self.disable_validation),
+            (
+                "--dangerous-data-values-disable-validation",
+                self.disable_validation,
+            ),
         ];
         checks.iter().find(|(_, used)| *used).map(|(name, _)| *name)
     }

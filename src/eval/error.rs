@@ -68,6 +68,7 @@ fn kind_message(kind: &ErrorKind) -> String {
 /// Rewords starlark-rust messages into the reference's words where they differ.
 fn clean_message(msg: &str) -> String {
     if let Some(rest) = msg.strip_prefix("Variable `") {
+        let rest = rest.split(", did you mean").next().unwrap_or(rest);
         if let Some(name) = rest.strip_suffix("` not found") {
             let hint = match name {
                 "true" => " (hint: use 'True' instead of 'true' for boolean assignment)",
@@ -76,6 +77,19 @@ fn clean_message(msg: &str) -> String {
                 _ => "",
             };
             return format!("undefined: {name}{hint}");
+        }
+    }
+    if let Some(rest) = msg.strip_prefix("Missing parameter `") {
+        // Missing parameter `a` for call to `0.call2`
+        let parts: Vec<&str> = rest.split('`').collect();
+        if parts.len() >= 3 {
+            let func = parts[2].rsplit('.').next().unwrap_or(parts[2]);
+            return format!("function {func} missing 1 argument ({})", parts[0]);
+        }
+    }
+    if let Some(rest) = msg.strip_prefix("Parse error: unexpected keyword '") {
+        if let Some((kw, tail)) = rest.split_once("', ") {
+            return format!("use of reserved keyword '{kw}' is not allowed ({tail})");
         }
     }
     if let Some(rest) = msg.strip_prefix("Key `") {
@@ -113,15 +127,27 @@ fn levels(rt: &Runtime, e: &starlark::Error) -> Vec<Level> {
         };
         let Some(t) = rt.template(id) else { continue };
         let gen_line = span.resolve_span().begin.line;
-        let Some(Some(line)) = t.line_map.get(gen_line).copied() else {
+        let Some((line, text)) = t.report_line(gen_line) else {
             continue;
         };
-        levels.push(Level {
+        let level = Level {
             func,
             file: t.name.to_string(),
             line,
-            src: t.src_line(line).to_owned(),
-        });
+            src: text.to_owned(),
+        };
+        levels.push(level);
+    }
+    dedup_native(levels)
+}
+
+/// A native function's level shows its call site, as does the level of its caller:
+/// keep only the caller's.
+fn dedup_native(mut levels: Vec<Level>) -> Vec<Level> {
+    if let [first, second, ..] = levels.as_slice() {
+        if first.file == second.file && first.line == second.line && first.src == second.src {
+            levels.remove(0);
+        }
     }
     levels
 }

@@ -209,7 +209,11 @@ impl Runtime {
             .get(tag as usize)
             .map(|n| n.kind)
             .ok_or_else(|| anyhow!("internal error: unknown node {tag}"))?;
+        let mut check_keys: Option<&Map> = None;
         let setting = if let Some(r) = value.downcast_ref::<ReplaceMarker>() {
+            if let (TKind::MapItem, true, Node::Map(m)) = (kind, r.from_fragment, &r.node) {
+                check_keys = Some(m);
+            }
             Setting::Replace(r.node.clone())
         } else if kind == TKind::TextChunk {
             match value.unpack_str() {
@@ -226,6 +230,9 @@ impl Runtime {
         let ctx = ctxs
             .last_mut()
             .ok_or_else(|| anyhow!("internal error: no node context"))?;
+        if let Some(m) = check_keys {
+            check_replaced_keys(&t, ctx, tag, m)?;
+        }
         Self::current_node(ctx, tag)?.setting = Some(setting);
         Ok(())
     }
@@ -369,6 +376,34 @@ fn check_duplicate_key(
     Ok(())
 }
 
+/// Items put into a map by `template.replace(fragment)` may not repeat keys of the map.
+fn check_replaced_keys(t: &CompiledTemplate, ctx: &Ctx, tag: u32, m: &Map) -> anyhow::Result<()> {
+    let Some(pos) = ctx.parents.iter().rposition(|(ptag, _)| *ptag == tag) else {
+        return Ok(());
+    };
+    let Some(&(_, parent)) = ctx.parents.get(pos.wrapping_sub(1)) else {
+        return Ok(());
+    };
+    let me = ctx.parents[pos].1;
+    for &c in &ctx.arena[parent].children {
+        let sibling = &ctx.arena[c];
+        if c == me || sibling.overridden {
+            continue;
+        }
+        let keys: Vec<&Node> = match &sibling.setting {
+            Some(Setting::Replace(Node::Map(r))) => r.items.iter().map(|i| &i.key).collect(),
+            Some(Setting::Replace(_)) => vec![],
+            _ => item_key(t, sibling).into_iter().collect(),
+        };
+        for item in &m.items {
+            if keys.iter().any(|k| k.value_eq(&item.key)) {
+                bail!("template.replace: {}", duplicate_key_message(&item.key));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Go type names, as the reference prints them in messages.
 fn go_type_name(v: Value) -> &'static str {
     match v.get_type() {
@@ -474,6 +509,9 @@ impl Materializer<'_> {
                         .clone()
                         .or_else(|| self.t.nodes[n.tag as usize].key.clone())
                         .unwrap_or(Node::Null);
+                    if self.t.nodes[n.tag as usize].key_override {
+                        items.retain(|e| !e.key.value_eq(&key));
+                    }
                     items.push(MapItem {
                         key,
                         value: self.item_value(c)?,
@@ -527,6 +565,9 @@ pub struct ReplaceMarker {
     #[allocative(skip)]
     #[starlark_pagable(skip)]
     node: Node,
+    /// Items from YAML (a fragment) may not repeat keys already in the map; items from a
+    /// dict silently replace them.
+    from_fragment: bool,
 }
 starlark_simple_value!(ReplaceMarker);
 
@@ -541,7 +582,10 @@ impl<'v> StarlarkValue<'v> for ReplaceMarker {}
 
 impl Default for ReplaceMarker {
     fn default() -> Self {
-        ReplaceMarker { node: Node::Null }
+        ReplaceMarker {
+            node: Node::Null,
+            from_fragment: false,
+        }
     }
 }
 
@@ -665,6 +709,7 @@ pub fn template_module(builder: &mut GlobalsBuilder) {
     fn replace<'v>(value: Value<'v>) -> anyhow::Result<ReplaceMarker> {
         Ok(ReplaceMarker {
             node: to_node(value)?,
+            from_fragment: value.downcast_ref::<YamlFragment>().is_some(),
         })
     }
 }

@@ -95,9 +95,11 @@ struct Matcher {
 impl Matcher {
     fn new(pattern: &str) -> Matcher {
         let escaped = regex::escape(pattern);
-        let re = escaped
-            .replacen(&regex::escape("**/*"), ".+", 1)
-            .replacen(&regex::escape("*"), "[^/]+", 1);
+        let re = escaped.replacen(&regex::escape("**/*"), ".+", 1).replacen(
+            &regex::escape("*"),
+            "[^/]+",
+            1,
+        );
         Matcher {
             exact: pattern.to_owned(),
             re: Regex::new(&format!("^{re}$")).ok(),

@@ -216,8 +216,18 @@ mod tests {
 
     #[test]
     fn accessible_order_puts_directory_files_first() {
-        let paths = ["a/x.yml", "b.yml", "_ytt_lib/l/y.yml", "a/b/z.yml", "c.yml", "a/w.yml"];
-        let order: Vec<&str> = accessible_order(&paths).into_iter().map(|i| paths[i]).collect();
+        let paths = [
+            "a/x.yml",
+            "b.yml",
+            "_ytt_lib/l/y.yml",
+            "a/b/z.yml",
+            "c.yml",
+            "a/w.yml",
+        ];
+        let order: Vec<&str> = accessible_order(&paths)
+            .into_iter()
+            .map(|i| paths[i])
+            .collect();
         assert_eq!(order, ["b.yml", "c.yml", "a/x.yml", "a/w.yml", "a/b/z.yml"]);
     }
 }

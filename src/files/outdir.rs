@@ -149,12 +149,15 @@ impl OutputDirectory {
                 .truncate(true)
                 .mode(0o700)
                 .open(dest_path)
-                .map_err(|e| anyhow!("Writing file '{dest}': {}", go_io_error("open", &dest, &e)))?;
+                .map_err(|e| {
+                    anyhow!("Writing file '{dest}': {}", go_io_error("open", &dest, &e))
+                })?;
             if !existed {
                 created.push(dest_path.to_path_buf());
             }
-            f.write_all(content)
-                .map_err(|e| anyhow!("Writing file '{dest}': {}", go_io_error("write", &dest, &e)))?;
+            f.write_all(content).map_err(|e| {
+                anyhow!("Writing file '{dest}': {}", go_io_error("write", &dest, &e))
+            })?;
         }
         Ok(log)
     }
@@ -172,7 +175,10 @@ fn create_dirs(dir: &Path, created: &mut Vec<PathBuf>) -> Result<()> {
             Ok(())
         } else {
             let d = dir.to_string_lossy();
-            Err(anyhow!("Creating directory '{d}': {}", go_io_error("mkdir", &d, &e)))
+            Err(anyhow!(
+                "Creating directory '{d}': {}",
+                go_io_error("mkdir", &d, &e)
+            ))
         }
     })?;
     created.push(dir.to_path_buf());
@@ -248,8 +254,14 @@ mod tests {
             empty_first: false,
         };
         let log = od.write().unwrap();
-        assert_eq!(log, format!("creating: {dir}/t.txt\ncreating: {dir}/a/b.yml\n"));
-        assert_eq!(fs::read_to_string(format!("{dir}/a/b.yml")).unwrap(), "b: 1\n");
+        assert_eq!(
+            log,
+            format!("creating: {dir}/t.txt\ncreating: {dir}/a/b.yml\n")
+        );
+        assert_eq!(
+            fs::read_to_string(format!("{dir}/a/b.yml")).unwrap(),
+            "b: 1\n"
+        );
         assert_eq!(fs::read_to_string(format!("{dir}/t.txt")).unwrap(), "text");
     }
 
@@ -277,8 +289,14 @@ mod tests {
         fs::write(dir.join("keep.yml"), "k").unwrap();
         let dir_s = dir.to_string_lossy().into_owned();
         for (list, msg) in [
-            (vec![("a.yml", ""), ("x/../a.yml", "")], "Multiple files have same output destination paths"),
-            (vec![("a.yml", ""), ("../escape.yml", "")], "climbs out with '..'"),
+            (
+                vec![("a.yml", ""), ("x/../a.yml", "")],
+                "Multiple files have same output destination paths",
+            ),
+            (
+                vec![("a.yml", ""), ("../escape.yml", "")],
+                "climbs out with '..'",
+            ),
             (vec![("a.yml", ""), ("/etc/x.yml", "")], "to be relative"),
         ] {
             let od = OutputDirectory {

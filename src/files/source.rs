@@ -86,8 +86,8 @@ fn collect_one(arg: &str, opts: &SourceOptions, out: &mut Vec<SourceFile>) -> Re
         );
     }
 
-    let meta =
-        fs::metadata(path).map_err(|e| anyhow!("Checking file '{path}': {}", go_io_error("stat", path, &e)))?;
+    let meta = fs::metadata(path)
+        .map_err(|e| anyhow!("Checking file '{path}': {}", go_io_error("stat", path, &e)))?;
 
     if meta.is_dir() {
         check_symlink(Path::new(path), opts)?;
@@ -134,14 +134,27 @@ fn check_file_type(path: &str, ft: &fs::FileType) -> Result<()> {
     }
 }
 
-fn walk_dir(dir: &Path, rel_prefix: &str, opts: &SourceOptions, out: &mut Vec<SourceFile>) -> Result<()> {
+fn walk_dir(
+    dir: &Path,
+    rel_prefix: &str,
+    opts: &SourceOptions,
+    out: &mut Vec<SourceFile>,
+) -> Result<()> {
     let dir_str = dir.to_string_lossy();
-    let entries = fs::read_dir(dir)
-        .map_err(|e| anyhow!("Walking directory '{dir_str}': {}", go_io_error("open", &dir_str, &e)))?;
+    let entries = fs::read_dir(dir).map_err(|e| {
+        anyhow!(
+            "Walking directory '{dir_str}': {}",
+            go_io_error("open", &dir_str, &e)
+        )
+    })?;
     let mut names = Vec::new();
     for entry in entries {
-        let entry =
-            entry.map_err(|e| anyhow!("Walking directory '{dir_str}': {}", go_io_error("readdirent", &dir_str, &e)))?;
+        let entry = entry.map_err(|e| {
+            anyhow!(
+                "Walking directory '{dir_str}': {}",
+                go_io_error("readdirent", &dir_str, &e)
+            )
+        })?;
         names.push(entry.file_name());
     }
     names.sort();
@@ -154,8 +167,12 @@ fn walk_dir(dir: &Path, rel_prefix: &str, opts: &SourceOptions, out: &mut Vec<So
         } else {
             format!("{rel_prefix}/{name_str}")
         };
-        let lmeta = fs::symlink_metadata(&full)
-            .map_err(|e| anyhow!("Checking file '{full_str}': {}", go_io_error("lstat", &full_str, &e)))?;
+        let lmeta = fs::symlink_metadata(&full).map_err(|e| {
+            anyhow!(
+                "Checking file '{full_str}': {}",
+                go_io_error("lstat", &full_str, &e)
+            )
+        })?;
         let ft = lmeta.file_type();
         if ft.is_dir() {
             walk_dir(&full, &rel, opts, out)?;
@@ -164,7 +181,12 @@ fn walk_dir(dir: &Path, rel_prefix: &str, opts: &SourceOptions, out: &mut Vec<So
         let ft = if ft.is_symlink() {
             check_symlink(&full, opts)?;
             fs::metadata(&full)
-                .map_err(|e| anyhow!("Checking file '{full_str}': {}", go_io_error("stat", &full_str, &e)))?
+                .map_err(|e| {
+                    anyhow!(
+                        "Checking file '{full_str}': {}",
+                        go_io_error("stat", &full_str, &e)
+                    )
+                })?
                 .file_type()
         } else {
             ft
@@ -187,7 +209,10 @@ fn check_symlink(path: &Path, opts: &SourceOptions) -> Result<()> {
     let path_str = path.to_string_lossy();
     let lmeta = match fs::symlink_metadata(path) {
         Ok(m) => m,
-        Err(e) => bail!("Checking file '{path_str}': {}", go_io_error("lstat", &path_str, &e)),
+        Err(e) => bail!(
+            "Checking file '{path_str}': {}",
+            go_io_error("lstat", &path_str, &e)
+        ),
     };
     if !lmeta.file_type().is_symlink() || opts.allow_all_symlink_destinations {
         return Ok(());
@@ -222,7 +247,9 @@ fn canonical_or_absolute(p: &Path) -> PathBuf {
     if p.is_absolute() {
         p.to_path_buf()
     } else {
-        std::env::current_dir().map(|d| d.join(p)).unwrap_or_else(|_| p.to_path_buf())
+        std::env::current_dir()
+            .map(|d| d.join(p))
+            .unwrap_or_else(|_| p.to_path_buf())
     }
 }
 

@@ -15,12 +15,13 @@ use starlark::eval::Evaluator;
 use starlark::starlark_complex_value;
 use starlark::starlark_module;
 use starlark::values::dict::DictRef;
+use starlark::values::float::StarlarkFloat;
 use starlark::values::list::{AllocList, ListRef};
 use starlark::values::none::NoneType;
 use starlark::values::tuple::{TupleRef, UnpackTuple};
 use starlark::values::{
-    Freeze, FreezeResult, Freezer, Heap, NoSerialize, StarlarkPagable, StarlarkValue, Trace,
-    Value, ValueLike,
+    Freeze, FreezeResult, Freezer, Heap, NoSerialize, StarlarkPagable, StarlarkValue, Trace, Value,
+    ValueLike,
 };
 use starlark_derive::starlark_value;
 
@@ -229,10 +230,10 @@ fn run_check<'v>(
                 .map_err(|e| lambda_err(error_message(&e)))?;
             match (p.kind, ord) {
                 (AssertKind::Min, Ordering::Less) => {
-                    Err(lambda_fail(f, format!("value < {}", bound.to_str())))
+                    Err(lambda_fail(f, format!("value < {}", go_str(bound))))
                 }
                 (AssertKind::Max, Ordering::Greater) => {
-                    Err(lambda_fail(f, format!("value > {}", bound.to_str())))
+                    Err(lambda_fail(f, format!("value > {}", go_str(bound))))
                 }
                 _ => Ok(true),
             }
@@ -271,6 +272,14 @@ fn run_check<'v>(
 
 fn unreachable_one_not_null() -> anyhow::Result<bool> {
     Err(anyhow!("check: internal error"))
+}
+
+/// `str(v)` as the reference prints it (floats in Go's `%g` style).
+fn go_str(v: Value) -> String {
+    match v.downcast_ref::<StarlarkFloat>() {
+        Some(f) => crate::yaml::emit::format_float_str(f.0),
+        None => v.to_str(),
+    }
 }
 
 /// The value as it would read back from YAML (fragments become lists/dicts, structs dicts).
@@ -312,10 +321,7 @@ fn map_entries<'v>(heap: Heap<'v>, v: Value<'v>) -> anyhow::Result<Vec<(Value<'v
                 .collect());
         }
     }
-    bail!(
-        "value must be a map or dict, but was '{}'",
-        v.get_type()
-    )
+    bail!("value must be a map or dict, but was '{}'", v.get_type())
 }
 
 fn check_one_not_null<'v>(p: &Parts<'v>, v: Value<'v>, heap: Heap<'v>) -> anyhow::Result<bool> {
@@ -398,9 +404,10 @@ fn node_yaml_eq(a: &Node, b: &Node) -> bool {
         (Node::Float(x), Node::Float(y)) => x == y || (x.is_nan() && y.is_nan()),
         (Node::Map(x), Node::Map(y)) => {
             x.items.len() == y.items.len()
-                && x.items.iter().zip(&y.items).all(|(p, q)| {
-                    node_yaml_eq(&p.key, &q.key) && node_yaml_eq(&p.value, &q.value)
-                })
+                && x.items
+                    .iter()
+                    .zip(&y.items)
+                    .all(|(p, q)| node_yaml_eq(&p.key, &q.key) && node_yaml_eq(&p.value, &q.value))
         }
         (Node::Array(x), Node::Array(y)) => {
             x.items.len() == y.items.len()
@@ -578,10 +585,7 @@ fn assert_members(builder: &mut GlobalsBuilder) {
         let seq = args.items[0];
         match sequence_items(heap, seq) {
             Some(items) => Ok(make(heap, AssertKind::OneOf, false, items)),
-            None => bail!(
-                "{f}: expected a sequence, but was a '{}'",
-                seq.get_type()
-            ),
+            None => bail!("{f}: expected a sequence, but was a '{}'", seq.get_type()),
         }
     }
 }
@@ -622,7 +626,10 @@ mod tests {
 
     #[test]
     fn fail_and_try_to() {
-        assert_eq!(eval(r#"assert.fail("boom")"#), "ERR assert.fail: fail: boom");
+        assert_eq!(
+            eval(r#"assert.fail("boom")"#),
+            "ERR assert.fail: fail: boom"
+        );
         assert_eq!(
             eval(r#"assert.try_to(lambda: assert.fail("boom"))"#),
             r#"(None, "assert.fail: fail: boom")"#
@@ -680,6 +687,8 @@ mod tests {
         assert_eq!(eval(r#"assert.min(["a", 1]).check(["b", 2])"#), "True");
         assert_eq!(eval("assert.min(3).check(2)"), "ERR fail: value < 3");
         assert_eq!(eval("assert.max(2).check(3)"), "ERR fail: value > 2");
+        assert_eq!(eval("assert.max(2.0).check(3)"), "ERR fail: value > 2");
+        assert_eq!(eval(r#"assert.min("c").check("b")"#), "ERR fail: value < c");
         assert_eq!(eval("type(assert.min(1))"), "@ytt:assert.assertion");
         assert_eq!(
             eval("assert.min(1).check()"),
@@ -692,15 +701,24 @@ mod tests {
         assert_eq!(eval(r#"assert.max_len(2).check("o0")"#), "True");
         assert_eq!(eval(r#"assert.max_len(2).check({"a": 1, "b": 2})"#), "True");
         assert_eq!(eval(r#"assert.min_len(2.0).check([1, 2])"#), "True");
-        assert_eq!(eval(r#"assert.max_len(2).check("abc")"#), "ERR fail: length = 3");
-        assert_eq!(eval(r#"assert.min_len(2).check("a")"#), "ERR fail: length = 1");
+        assert_eq!(
+            eval(r#"assert.max_len(2).check("abc")"#),
+            "ERR fail: length = 3"
+        );
+        assert_eq!(
+            eval(r#"assert.min_len(2).check("a")"#),
+            "ERR fail: length = 1"
+        );
     }
 
     #[test]
     fn not_null() {
         assert_eq!(eval(r#"assert.not_null().check("a")"#), "True");
         assert_eq!(eval(r#"assert.not_null("a")"#), "True");
-        assert_eq!(eval("assert.not_null().check(None)"), "ERR fail: value is null");
+        assert_eq!(
+            eval("assert.not_null().check(None)"),
+            "ERR fail: value is null"
+        );
         assert_eq!(
             eval("assert.try_to(lambda: assert.not_null(None))"),
             r#"(None, "assert.not_null: fail: value is null")"#
@@ -723,7 +741,9 @@ mod tests {
             r#"ERR check: ["foo", "qux"] are not null"#
         );
         assert_eq!(
-            eval(&format!(r#"assert.one_not_null(["foo", "bar"]).check({m})"#)),
+            eval(&format!(
+                r#"assert.one_not_null(["foo", "bar"]).check({m})"#
+            )),
             "True"
         );
         assert_eq!(
@@ -751,7 +771,9 @@ mod tests {
             "ERR assert.one_not_null: expected a sequence of keys, but was a 'int'"
         );
         assert_eq!(
-            eval(r#"assert.one_not_null([0, False, 0.1, "foo"]).check({0: None, False: None, 0.1: None, "foo": 1})"#),
+            eval(
+                r#"assert.one_not_null([0, False, 0.1, "foo"]).check({0: None, False: None, 0.1: None, "foo": 1})"#
+            ),
             "True"
         );
         assert_eq!(

@@ -125,7 +125,10 @@ mod tests {
         assert_eq!(eval("base64.decode('cmVndWxh')"), "regula");
         assert_eq!(eval("base64.decode('cmVn\\ndWxh\\r\\n')"), "regula");
         assert_eq!(eval("base64.decode('cmVndWxhcg', raw=True)"), "regular");
-        assert_eq!(eval("base64.decode('w7_Dvj8-', url=True)"), "\u{ff}\u{fe}?>");
+        assert_eq!(
+            eval("base64.decode('w7_Dvj8-', url=True)"),
+            "\u{ff}\u{fe}?>"
+        );
         // non-zero trailing bits are accepted unless strict
         assert_eq!(eval("base64.decode('YR==')"), "a");
         assert_eq!(

@@ -99,7 +99,7 @@ pub fn error_message(e: &starlark::Error) -> String {
             let msg = msg.to_string();
             format!("fail: {}", msg.strip_prefix(' ').unwrap_or(&msg))
         }
-        _ => e.without_diagnostic().to_string(),
+        _ => format!("{:#}", e.without_diagnostic()),
     }
 }
 

@@ -365,7 +365,9 @@ mod tests {
     use crate::stdlib::testutil::eval;
 
     fn norm(s: &str) -> String {
-        parse_ip(s).map(|ip| ip_string(&ip)).unwrap_or_else(|| "-".into())
+        parse_ip(s)
+            .map(|ip| ip_string(&ip))
+            .unwrap_or_else(|| "-".into())
     }
 
     #[test]
@@ -383,7 +385,10 @@ b = ip.parse_addr("2001:db8::1")
             eval(r#"ip.parse_addr("not-a-valid-addr")"#),
             "ERR ip.parse_addr: invalid IP address: not-a-valid-addr"
         );
-        assert_eq!(eval("ip.parse_addr()"), "ERR ip.parse_addr: got 0 arguments, want 1");
+        assert_eq!(
+            eval("ip.parse_addr()"),
+            "ERR ip.parse_addr: got 0 arguments, want 1"
+        );
     }
 
     #[test]
@@ -398,9 +403,25 @@ b = ip.parse_addr("2001:db8::1")
         assert_eq!(norm("1:2:3:4:5:6:1.2.3.4"), "1:2:3:4:5:6:102:304");
         assert_eq!(norm("0:0:0:0:0:0:0:0"), "::");
         for bad in [
-            "", "1.2.3", "1.2.3.4.5", "01.2.3.4", "256.1.1.1", "1..2.3", ":", ":::", "1:2",
-            "1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7::8", "12345::", "fe80::1%eth0", "1:2:3:4:5:1.2.3.4",
-            "::1.2.3", "1::2::3", "1:", ":1", "x",
+            "",
+            "1.2.3",
+            "1.2.3.4.5",
+            "01.2.3.4",
+            "256.1.1.1",
+            "1..2.3",
+            ":",
+            ":::",
+            "1:2",
+            "1:2:3:4:5:6:7:8:9",
+            "1:2:3:4:5:6:7::8",
+            "12345::",
+            "fe80::1%eth0",
+            "1:2:3:4:5:1.2.3.4",
+            "::1.2.3",
+            "1::2::3",
+            "1:",
+            ":1",
+            "x",
         ] {
             assert_eq!(norm(bad), "-", "{bad}");
         }
@@ -425,7 +446,15 @@ b, m = ip.parse_cidr("2001:db8::1/96")
         assert_eq!(net("::ffff:1.2.3.4/120"), "1.2.3.0/24");
         assert_eq!(net("::ffff:1.2.3.4/80"), "::/80");
         assert_eq!(net("2001:db8::1/128"), "2001:db8::1/128");
-        for bad in ["not-a-valid-cidr", "1.2.3.4", "1.2.3.4/33", "1.2.3.4/", "::/129", "1.2.3.4/-1", "1.2.3.4/ 1"] {
+        for bad in [
+            "not-a-valid-cidr",
+            "1.2.3.4",
+            "1.2.3.4/33",
+            "1.2.3.4/",
+            "::/129",
+            "1.2.3.4/-1",
+            "1.2.3.4/ 1",
+        ] {
             assert_eq!(
                 eval(&format!("ip.parse_cidr({bad:?})")),
                 format!("ERR ip.parse_cidr: invalid CIDR address: {bad}")

@@ -156,7 +156,10 @@ impl Parser<'_> {
             b'f' => self.literal("false", Node::Bool(false)),
             b'n' => self.literal("null", Node::Null),
             b'-' | b'0'..=b'9' => self.number(),
-            c => bail!("invalid character {} looking for beginning of value", quote_char(c)),
+            c => bail!(
+                "invalid character {} looking for beginning of value",
+                quote_char(c)
+            ),
         }
     }
 
@@ -167,7 +170,10 @@ impl Parser<'_> {
                 Some(c) if c == expected => self.i += 1,
                 Some(c) => {
                     if k == 0 {
-                        bail!("invalid character {} looking for beginning of value", quote_char(c));
+                        bail!(
+                            "invalid character {} looking for beginning of value",
+                            quote_char(c)
+                        );
                     }
                     bail!(
                         "invalid character {} in literal {word} (expecting {})",
@@ -433,7 +439,10 @@ mod tests {
             eval(r#"json.encode({"a": [1,{"c":456}], "b": "str"}, indent=4)"#),
             "{\n    \"a\": [\n        1,\n        {\n            \"c\": 456\n        }\n    ],\n    \"b\": \"str\"\n}"
         );
-        assert_eq!(eval(r#"json.encode({"a": "<123>"})"#), r#"{"a":"\u003c123\u003e"}"#);
+        assert_eq!(
+            eval(r#"json.encode({"a": "<123>"})"#),
+            r#"{"a":"\u003c123\u003e"}"#
+        );
         assert_eq!(
             eval(r#"json.encode({"a": "<123>"}, escape_html=False)"#),
             r#"{"a":"<123>"}"#
@@ -442,7 +451,10 @@ mod tests {
             eval("json.encode(1, indent=9)"),
             "ERR json.encode: indent value must be between 0 and 8"
         );
-        assert_eq!(eval("json.encode()"), "ERR json.encode: missing argument for value");
+        assert_eq!(
+            eval("json.encode()"),
+            "ERR json.encode: missing argument for value"
+        );
     }
 
     #[test]
@@ -463,19 +475,37 @@ mod tests {
     #[test]
     fn decode_errors() {
         for (src, msg) in [
-            ("}junk", "invalid character '}' looking for beginning of value"),
+            (
+                "}junk",
+                "invalid character '}' looking for beginning of value",
+            ),
             ("", "unexpected end of JSON input"),
             ("{\"a\":1", "unexpected end of JSON input"),
             ("{\"a\" 1}", "invalid character '1' after object key"),
-            ("{\"a\":1,}", "invalid character '}' looking for beginning of object key string"),
+            (
+                "{\"a\":1,}",
+                "invalid character '}' looking for beginning of object key string",
+            ),
             ("[1 2]", "invalid character '2' after array element"),
-            ("[1,]", "invalid character ']' looking for beginning of value"),
+            (
+                "[1,]",
+                "invalid character ']' looking for beginning of value",
+            ),
             ("tru", "unexpected end of JSON input"),
-            ("trux", "invalid character 'x' in literal true (expecting 'e')"),
+            (
+                "trux",
+                "invalid character 'x' in literal true (expecting 'e')",
+            ),
             ("1 2", "invalid character '2' after top-level value"),
             ("-x", "invalid character 'x' in numeric literal"),
-            ("1.x", "invalid character 'x' after decimal point in numeric literal"),
-            ("'a'", r"invalid character '\'' looking for beginning of value"),
+            (
+                "1.x",
+                "invalid character 'x' after decimal point in numeric literal",
+            ),
+            (
+                "'a'",
+                r"invalid character '\'' looking for beginning of value",
+            ),
         ] {
             let code = format!("json.decode({src:?})");
             assert_eq!(eval(&code), format!("ERR json.decode: {msg}"), "{src}");

@@ -14,10 +14,18 @@ pub fn register(builder: &mut GlobalsBuilder) {
 }
 
 /// The positional argument `index` as a string, with the reference's wording.
-pub(crate) fn string_arg<'v>(fname: &str, args: &[Value<'v>], index: usize) -> anyhow::Result<&'v str> {
+pub(crate) fn string_arg<'v>(
+    fname: &str,
+    args: &[Value<'v>],
+    index: usize,
+) -> anyhow::Result<&'v str> {
     match args.get(index) {
         Some(v) => v.unpack_str().ok_or_else(|| {
-            anyhow::anyhow!("{fname}: for parameter {}: got {}, want string", index + 1, v.get_type())
+            anyhow::anyhow!(
+                "{fname}: for parameter {}: got {}, want string",
+                index + 1,
+                v.get_type()
+            )
         }),
         None => anyhow::bail!("{fname}: missing argument for parameter {}", index + 1),
     }
@@ -61,8 +69,14 @@ mod tests {
 
     #[test]
     fn errors() {
-        assert_eq!(eval("md5.sum('a', 'b')"), "ERR md5.sum: got 2 arguments, want 1");
+        assert_eq!(
+            eval("md5.sum('a', 'b')"),
+            "ERR md5.sum: got 2 arguments, want 1"
+        );
         assert_eq!(eval("md5.sum()"), "ERR md5.sum: got 0 arguments, want 1");
-        assert_eq!(eval("md5.sum(1)"), "ERR md5.sum: for parameter 1: got int, want string");
+        assert_eq!(
+            eval("md5.sum(1)"),
+            "ERR md5.sum: for parameter 1: got int, want string"
+        );
     }
 }

@@ -10,8 +10,10 @@ pub mod assert;
 mod base64;
 mod common;
 mod ip;
+mod math;
 pub mod json;
 mod md5;
+mod regexp;
 pub mod module;
 mod sha256;
 pub mod struct_;
@@ -46,6 +48,8 @@ fn registry() -> &'static [(&'static str, Register)] {
         ("sha256", sha256::register),
         ("url", url::register),
         ("ip", ip::register),
+        ("regexp", regexp::register),
+        ("math", math::register),
     ]
 }
 

@@ -13,8 +13,8 @@ use starlark::starlark_complex_value;
 use starlark::starlark_module;
 use starlark::values::tuple::UnpackTuple;
 use starlark::values::{
-    Freeze, FreezeResult, Freezer, Heap, NoSerialize, StarlarkPagable, StarlarkValue, Trace,
-    Value, ValueLike,
+    Freeze, FreezeResult, Freezer, Heap, NoSerialize, StarlarkPagable, StarlarkValue, Trace, Value,
+    ValueLike,
 };
 use starlark_derive::starlark_value;
 
@@ -99,11 +99,16 @@ mod tests {
     #[test]
     fn make() {
         assert_eq!(
-            eval(r#"m = module.make("m", a=1, f=lambda x: x + 1)
-[m.a, m.f(2), type(m), str(m), hasattr(m, "a"), hasattr(m, "b"), dir(m)]"#),
+            eval(
+                r#"m = module.make("m", a=1, f=lambda x: x + 1)
+[m.a, m.f(2), type(m), str(m), hasattr(m, "a"), hasattr(m, "b"), dir(m)]"#
+            ),
             r#"[1, 3, "module", "<module \"m\">", True, False, ["a", "f"]]"#
         );
-        assert_eq!(eval("module.make()"), "ERR module.make: got 0 arguments, want 1");
+        assert_eq!(
+            eval("module.make()"),
+            "ERR module.make: got 0 arguments, want 1"
+        );
         assert_eq!(
             eval("module.make(1)"),
             "ERR module.make: for parameter name: got int, want string"

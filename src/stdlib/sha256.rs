@@ -33,7 +33,10 @@ mod tests {
 
     #[test]
     fn sums() {
-        assert_eq!(eval("sha256.sum('')"), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+        assert_eq!(
+            eval("sha256.sum('')"),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
         assert_eq!(
             eval("load('@ytt:sha256', 'sha256')\nsha256.sum('data')"),
             "3a6eb0790f39ac87c94f3856b2dd2c5d110e6811602261a9a923d3bb23adc8b7"
@@ -42,8 +45,17 @@ mod tests {
 
     #[test]
     fn errors() {
-        assert_eq!(eval("sha256.sum('a', 'b')"), "ERR sha256.sum: got 2 arguments, want 1");
-        assert_eq!(eval("sha256.sum()"), "ERR sha256.sum: got 0 arguments, want 1");
-        assert_eq!(eval("sha256.sum(1)"), "ERR sha256.sum: for parameter 1: got int, want string");
+        assert_eq!(
+            eval("sha256.sum('a', 'b')"),
+            "ERR sha256.sum: got 2 arguments, want 1"
+        );
+        assert_eq!(
+            eval("sha256.sum()"),
+            "ERR sha256.sum: got 0 arguments, want 1"
+        );
+        assert_eq!(
+            eval("sha256.sum(1)"),
+            "ERR sha256.sum: for parameter 1: got int, want string"
+        );
     }
 }

@@ -14,8 +14,8 @@ use starlark::starlark_complex_value;
 use starlark::starlark_module;
 use starlark::values::tuple::UnpackTuple;
 use starlark::values::{
-    Freeze, FreezeResult, Freezer, Heap, NoSerialize, StarlarkPagable, StarlarkValue, Trace,
-    Value, ValueLike,
+    Freeze, FreezeResult, Freezer, Heap, NoSerialize, StarlarkPagable, StarlarkValue, Trace, Value,
+    ValueLike,
 };
 use starlark_derive::starlark_value;
 
@@ -213,15 +213,97 @@ obj = struct.make_and_bind("bound-obj",
 val = struct.encode({"a": [1,2,3,{"c":456}], "b": "str", "c": {"d": 123}})
 [val.a[3].c, val.b, val.c.d, val["c"]["d"], "a" in val, "zz" in val, len(val), list(val), type(val.c)]"#,
         );
-        assert_eq!(r, r#"[456, "str", 123, 123, True, False, 3, ["a", "b", "c"], "struct"]"#);
-        let r = eval(
-            r#"repr(struct.decode(struct.make(a=[1,2,3], b="str", c=struct.make(d=123))))"#,
+        assert_eq!(
+            r,
+            r#"[456, "str", 123, 123, True, False, 3, ["a", "b", "c"], "struct"]"#
         );
+        let r =
+            eval(r#"repr(struct.decode(struct.make(a=[1,2,3], b="str", c=struct.make(d=123))))"#);
         assert_eq!(r, r#"{"a": [1, 2, 3], "b": "str", "c": {"d": 123}}"#);
         assert!(eval("struct.encode({1: 2})").starts_with("ERR struct.encode: "));
         assert_eq!(
             eval("struct.decode()"),
             "ERR struct.decode: got 0 arguments, want 1"
+        );
+    }
+}
+
+#[cfg(test)]
+mod frozen_tests {
+    use starlark::environment::{FrozenModule, GlobalsBuilder, Module};
+    use starlark::eval::{Evaluator, FileLoader};
+    use starlark::syntax::{AstModule, Dialect};
+
+    use crate::stdlib::common::error_message;
+
+    fn globals() -> starlark::environment::Globals {
+        let mut b = GlobalsBuilder::standard();
+        for (_, register) in crate::stdlib::registry() {
+            b = b.with(*register);
+        }
+        b.build()
+    }
+
+    struct Lib(FrozenModule);
+    impl FileLoader for Lib {
+        fn load(&self, path: &str) -> starlark::Result<FrozenModule> {
+            match path.strip_prefix("@ytt:") {
+                Some(name) => crate::stdlib::builtin_module(name).ok_or_else(|| {
+                    starlark::Error::new_other(anyhow::anyhow!("no module {path}"))
+                }),
+                None => Ok(self.0.clone()),
+            }
+        }
+    }
+
+    /// Values made by the modules survive freezing (a library file's globals) and keep
+    /// working when used from another module.
+    #[test]
+    fn frozen_values_work() {
+        let g = globals();
+        let lib_src = r#"
+load("@ytt:assert", a="assert")
+def f(a, b):
+    return a + b
+bound = struct.bind(f, 1)
+obj = struct.make_and_bind(10, add=f, k="v")
+positive = a.min(1)
+choice = a.one_of(["a", "b"])
+mod = module.make("m", g=lambda: 7)
+"#;
+        let loader = Lib(Module::with_temp_heap(|m| {
+            m.freeze().map_err(|_| "freeze failed".to_owned())
+        })
+        .expect("empty module freezes"));
+        let lib = Module::with_temp_heap(|m| {
+            let ast = AstModule::parse("lib.star", lib_src.to_owned(), &Dialect::Extended)
+                .map_err(|e| e.to_string())?;
+            {
+                let mut eval = Evaluator::new(&m);
+                eval.set_loader(&loader);
+                eval.eval_module(ast, &g).map_err(|e| e.to_string())?;
+            }
+            m.freeze().map_err(|_| "freeze failed".to_owned())
+        })
+        .expect("library evaluates");
+        let main_src = r#"
+load("@ytt:assert", a="assert")
+load("lib.star", "bound", "obj", "positive", "choice", "mod")
+[bound(2), obj.add(5), obj.k, positive.check(3), choice.check("b"), mod.g(), a.try_to(lambda: positive.check(0))]
+"#;
+        let loader = Lib(lib);
+        let out = Module::with_temp_heap(|m| {
+            let ast = AstModule::parse("main.star", main_src.to_owned(), &Dialect::Extended)
+                .map_err(|e| e.to_string())?;
+            let mut eval = Evaluator::new(&m);
+            eval.set_loader(&loader);
+            eval.eval_module(ast, &g)
+                .map(|v| v.to_repr())
+                .map_err(|e| error_message(&e))
+        });
+        assert_eq!(
+            out.as_deref(),
+            Ok(r#"[3, 15, "v", True, True, 7, (None, "fail: value < 1")]"#)
         );
     }
 }

@@ -66,9 +66,13 @@ fn toml_members(builder: &mut GlobalsBuilder) {
 /// Parses TOML text into a node tree with sorted map keys.
 pub fn decode_str(src: &str) -> anyhow::Result<Node> {
     let table: toml::Table = src.parse().map_err(|e: toml::de::Error| {
-        let line = e
-            .span()
-            .map(|s| src.as_bytes()[..s.start.min(src.len())].iter().filter(|b| **b == b'\n').count() + 1);
+        let line = e.span().map(|s| {
+            src.as_bytes()[..s.start.min(src.len())]
+                .iter()
+                .filter(|b| **b == b'\n')
+                .count()
+                + 1
+        });
         match line {
             Some(l) => anyhow!("toml: line {l}: {}", e.message().trim_end()),
             None => anyhow!("toml: {}", e.message().trim_end()),
@@ -164,8 +168,7 @@ fn is_table_array(a: &Array) -> anyhow::Result<bool> {
 
 fn is_bare_key(k: &str) -> bool {
     !k.is_empty()
-        && k
-            .bytes()
+        && k.bytes()
             .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
 }
 
@@ -381,7 +384,9 @@ mod tests {
             "[[inside_array]]\n    fragment = [\"piece1\", \"piece2\"]\n\n[inside_map]\n    fragment = [\"piece1\", \"piece2\"]\n"
         );
         assert_eq!(
-            eval(r#"toml.encode({"a b": 1.0, "x": {"y": {"z": 1}, "w": None}, "l": [{"k": 1}, 2]})"#),
+            eval(
+                r#"toml.encode({"a b": 1.0, "x": {"y": {"z": 1}, "w": None}, "l": [{"k": 1}, 2]})"#
+            ),
             "\"a b\" = 1.0\nl = [{k = 1}, 2]\n\n[x]\n  [x.y]\n    z = 1\n"
         );
         assert_eq!(

@@ -41,14 +41,9 @@ fn should_escape(c: u8, mode: Mode) -> bool {
     if c.is_ascii_alphanumeric() {
         return false;
     }
-    if mode == Mode::Host || mode == Mode::Zone {
-        if matches!(
-            c,
-            b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'=' | b':'
-                | b'[' | b']' | b'<' | b'>' | b'"'
-        ) {
-            return false;
-        }
+    const HOST_OK: &[u8] = b"!$&'()*+,;=:[]<>\"";
+    if (mode == Mode::Host || mode == Mode::Zone) && HOST_OK.contains(&c) {
+        return false;
     }
     match c {
         b'-' | b'_' | b'.' | b'~' => return false,
@@ -168,7 +163,9 @@ fn unescape(s: &str, mode: Mode) -> Result<String, String> {
     while i < b.len() {
         match b[i] {
             b'%' => {
-                if i + 2 >= b.len() || !b[i + 1].is_ascii_hexdigit() || !b[i + 2].is_ascii_hexdigit()
+                if i + 2 >= b.len()
+                    || !b[i + 1].is_ascii_hexdigit()
+                    || !b[i + 2].is_ascii_hexdigit()
                 {
                     return Err(escape_error(i));
                 }
@@ -184,7 +181,8 @@ fn unescape(s: &str, mode: Mode) -> Result<String, String> {
                 i += 3;
             }
             c => {
-                if (mode == Mode::Host || mode == Mode::Zone) && c < 0x80 && should_escape(c, mode) {
+                if (mode == Mode::Host || mode == Mode::Zone) && c < 0x80 && should_escape(c, mode)
+                {
                     return Err(format!(
                         "invalid character {} in host name",
                         go_quote(&b[i..i + 1])
@@ -351,8 +349,23 @@ fn valid_userinfo(s: &str) -> bool {
         c.is_ascii_alphanumeric()
             || matches!(
                 c,
-                '-' | '.' | '_' | ':' | '~' | '!' | '$' | '&' | '\'' | '(' | ')' | '*' | '+' | ','
-                    | ';' | '=' | '%' | '@'
+                '-' | '.'
+                    | '_'
+                    | ':'
+                    | '~'
+                    | '!'
+                    | '$'
+                    | '&'
+                    | '\''
+                    | '('
+                    | ')'
+                    | '*'
+                    | '+'
+                    | ','
+                    | ';'
+                    | '='
+                    | '%'
+                    | '@'
             )
     })
 }
@@ -423,8 +436,21 @@ fn valid_encoded(s: &str, mode: Mode) -> bool {
     s.bytes().all(|c| {
         matches!(
             c,
-            b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'=' | b':'
-                | b'@' | b'[' | b']' | b'%'
+            b'!' | b'$'
+                | b'&'
+                | b'\''
+                | b'('
+                | b')'
+                | b'*'
+                | b'+'
+                | b','
+                | b';'
+                | b'='
+                | b':'
+                | b'@'
+                | b'['
+                | b']'
+                | b'%'
         ) || !should_escape(c, mode)
     })
 }
@@ -446,8 +472,7 @@ impl GoUrl {
     fn escaped_fragment(&self) -> String {
         if !self.raw_fragment.is_empty()
             && valid_encoded(&self.raw_fragment, Mode::Fragment)
-            && unescape(&self.raw_fragment, Mode::Fragment).as_deref()
-                == Ok(self.fragment.as_str())
+            && unescape(&self.raw_fragment, Mode::Fragment).as_deref() == Ok(self.fragment.as_str())
         {
             return self.raw_fragment.clone();
         }
@@ -463,18 +488,20 @@ impl GoUrl {
         if !self.opaque.is_empty() {
             buf.push_str(&self.opaque);
         } else {
-            if !self.scheme.is_empty() || !self.host.is_empty() || self.user.is_some() {
-                if !(self.omit_host && self.host.is_empty() && self.user.is_none()) {
-                    if !self.host.is_empty() || !self.path.is_empty() || self.user.is_some() {
-                        buf.push_str("//");
-                    }
-                    if let Some(u) = &self.user {
-                        buf.push_str(&u.string());
-                        buf.push('@');
-                    }
-                    if !self.host.is_empty() {
-                        buf.push_str(&escape(&self.host, Mode::Host));
-                    }
+            let has_authority =
+                !self.scheme.is_empty() || !self.host.is_empty() || self.user.is_some();
+            // An empty host is omitted when the input had none (`scheme:/path`).
+            let omitted = self.omit_host && self.host.is_empty() && self.user.is_none();
+            if has_authority && !omitted {
+                if !self.host.is_empty() || !self.path.is_empty() || self.user.is_some() {
+                    buf.push_str("//");
+                }
+                if let Some(u) = &self.user {
+                    buf.push_str(&u.string());
+                    buf.push('@');
+                }
+                if !self.host.is_empty() {
+                    buf.push_str(&escape(&self.host, Mode::Host));
                 }
             }
             let path = self.escaped_path();
@@ -638,12 +665,18 @@ fn seq_items<'v>(v: Value<'v>) -> Option<Vec<Value<'v>>> {
 fn query_params_encode(v: Value) -> anyhow::Result<String> {
     const F: &str = "url.query_params_encode";
     let Some(d) = DictRef::from_value(v) else {
-        anyhow::bail!("{F}: expected argument to be a dict, but was {}", v.get_type());
+        anyhow::bail!(
+            "{F}: expected argument to be a dict, but was {}",
+            v.get_type()
+        );
     };
     let mut pairs: Vec<(String, Vec<String>)> = Vec::with_capacity(d.len());
     for (k, val) in d.iter() {
         let Some(key) = k.unpack_str() else {
-            anyhow::bail!("{F}: expected dict key to be a string, but was {}", k.get_type());
+            anyhow::bail!(
+                "{F}: expected dict key to be a string, but was {}",
+                k.get_type()
+            );
         };
         let Some(items) = seq_items(val) else {
             anyhow::bail!(
@@ -803,14 +836,32 @@ mod tests {
 
     #[test]
     fn escaping() {
-        assert_eq!(eval("url.path_segment_encode('path path/other')"), "path%20path%2Fother");
-        assert_eq!(eval("url.path_segment_decode('path%20path%2Fother')"), "path path/other");
+        assert_eq!(
+            eval("url.path_segment_encode('path path/other')"),
+            "path%20path%2Fother"
+        );
+        assert_eq!(
+            eval("url.path_segment_decode('path%20path%2Fother')"),
+            "path path/other"
+        );
         assert_eq!(eval("url.path_segment_decode('a+b')"), "a+b");
         assert_eq!(eval("url.path_segment_encode('')"), "");
-        assert_eq!(eval("url.query_param_value_encode('val val/other')"), "val+val%2Fother");
-        assert_eq!(eval("url.query_param_value_encode('a b&c=d/é')"), "a+b%26c%3Dd%2F%C3%A9");
-        assert_eq!(eval("url.query_param_value_decode('val+val%2Fother')"), "val val/other");
-        assert_eq!(eval("url.path_segment_encode('a:b@c$d;e,f?g~h')"), "a:b@c$d%3Be%2Cf%3Fg~h");
+        assert_eq!(
+            eval("url.query_param_value_encode('val val/other')"),
+            "val+val%2Fother"
+        );
+        assert_eq!(
+            eval("url.query_param_value_encode('a b&c=d/é')"),
+            "a+b%26c%3Dd%2F%C3%A9"
+        );
+        assert_eq!(
+            eval("url.query_param_value_decode('val+val%2Fother')"),
+            "val val/other"
+        );
+        assert_eq!(
+            eval("url.path_segment_encode('a:b@c$d;e,f?g~h')"),
+            "a:b@c$d%3Be%2Cf%3Fg~h"
+        );
         assert_eq!(
             eval("url.path_segment_decode('a%zzb')"),
             "ERR url.path_segment_decode: invalid URL escape \"%zz\""
@@ -828,7 +879,10 @@ mod tests {
             "x=1&y=2&y=3&z="
         );
         assert_eq!(eval(r#"url.query_params_encode({"w":[]})"#), "");
-        assert_eq!(eval(r#"url.query_params_encode({"a b":["c&d"]})"#), "a+b=c%26d");
+        assert_eq!(
+            eval(r#"url.query_params_encode({"a b":["c&d"]})"#),
+            "a+b=c%26d"
+        );
         assert_eq!(
             eval(r#"url.query_params_decode("y=2&x=1&y=3;z")"#),
             r#"{"x": ["1"], "y": ["2", "3"], "z": [""]}"#
@@ -871,10 +925,19 @@ u3 = url.parse("http://admin@url.domain:8080")
 
     #[test]
     fn go_parse_semantics() {
-        assert_eq!(roundtrip("http://Example.com/a/../b"), "http://Example.com/a/../b");
+        assert_eq!(
+            roundtrip("http://Example.com/a/../b"),
+            "http://Example.com/a/../b"
+        );
         assert_eq!(roundtrip("/just/a/path"), "/just/a/path");
-        assert_eq!(roundtrip("HTTP://x.com/p?q=1#frag"), "http://x.com/p?q=1#frag");
-        assert_eq!(roundtrip("mailto:joe@example.com"), "mailto:joe@example.com");
+        assert_eq!(
+            roundtrip("HTTP://x.com/p?q=1#frag"),
+            "http://x.com/p?q=1#frag"
+        );
+        assert_eq!(
+            roundtrip("mailto:joe@example.com"),
+            "mailto:joe@example.com"
+        );
         assert_eq!(roundtrip("http://x.com/a b"), "http://x.com/a%20b");
         assert_eq!(roundtrip("http://x.com/a%2fb"), "http://x.com/a%2fb");
         assert_eq!(roundtrip("http://x.com?"), "http://x.com?");

@@ -113,7 +113,8 @@ impl Semver {
 
     /// Semver precedence (build metadata ignored; a pre-release sorts before its release).
     pub fn cmp_precedence(&self, other: &Semver) -> Ordering {
-        let core = (self.major, self.minor, self.patch).cmp(&(other.major, other.minor, other.patch));
+        let core =
+            (self.major, self.minor, self.patch).cmp(&(other.major, other.minor, other.patch));
         if core != Ordering::Equal {
             return core;
         }
@@ -159,7 +160,9 @@ mod tests {
         for bad in ["v1", "1.2", "01.2.3", "1.2.3-", "1.2.3-01", "1.2.3.4", ""] {
             assert_eq!(
                 eval(&format!("version.require_at_least({bad:?})")),
-                format!("ERR version.require_at_least: version string '{bad}' must be a valid semver")
+                format!(
+                    "ERR version.require_at_least: version string '{bad}' must be a valid semver"
+                )
             );
         }
     }
@@ -168,8 +171,12 @@ mod tests {
     fn precedence() {
         let p = |s| Semver::parse(s).unwrap();
         assert!(p("1.0.0-alpha").cmp_precedence(&p("1.0.0-alpha.1")).is_lt());
-        assert!(p("1.0.0-alpha.beta").cmp_precedence(&p("1.0.0-beta")).is_lt());
-        assert!(p("1.0.0-beta.2").cmp_precedence(&p("1.0.0-beta.11")).is_lt());
+        assert!(p("1.0.0-alpha.beta")
+            .cmp_precedence(&p("1.0.0-beta"))
+            .is_lt());
+        assert!(p("1.0.0-beta.2")
+            .cmp_precedence(&p("1.0.0-beta.11"))
+            .is_lt());
         assert!(p("1.0.0-rc.1").cmp_precedence(&p("1.0.0")).is_lt());
         assert!(p("1.0.0+build").cmp_precedence(&p("1.0.0")).is_eq());
     }

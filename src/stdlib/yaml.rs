@@ -116,7 +116,6 @@ mod tests {
     }
 
     #[test]
-    #[ignore = "needs the YAML parser"]
     fn decode() {
         assert_eq!(
             eval(r#"repr(yaml.decode('{"b":[1,2,3,{"c":456}],"a":"str"}'))"#),
@@ -127,5 +126,53 @@ mod tests {
             eval(r#"yaml.decode("a: 1\n---\nb: 2\n")"#),
             "ERR yaml.decode: Expected to find exactly one YAML document"
         );
+    }
+}
+
+#[cfg(test)]
+mod more_tests {
+    use starlark::environment::Module;
+
+    use super::encode_value;
+    use crate::eval::fragment::{FragmentNode, YamlFragment};
+    use crate::stdlib::testutil::eval;
+    use crate::yaml::{Doc, DocSet, Map, MapItem, Meta, Node};
+
+    #[test]
+    fn decode_shapes() {
+        assert_eq!(eval(r#"repr(yaml.decode(""))"#), "None");
+        assert_eq!(eval(r#"repr(yaml.decode("foo"))"#), r#""foo""#);
+        assert_eq!(eval(r#"repr(yaml.decode("---\nfoo"))"#), r#""foo""#);
+        assert_eq!(
+            eval(r#"repr(yaml.decode("a: &x [1, yes]\nb: *x\n"))"#),
+            r#"{"a": [1, True], "b": [1, True]}"#
+        );
+        assert!(eval(r#"yaml.decode("a: b: c")"#).starts_with("ERR yaml.decode: yaml: line 1: "));
+    }
+
+    #[test]
+    fn encode_docset() {
+        let doc = |n: Node| Doc {
+            value: n,
+            meta: Meta::default(),
+        };
+        let map = Node::Map(Map {
+            items: vec![MapItem {
+                key: Node::Str("a".into()),
+                value: Node::Int(1),
+                meta: Meta::default(),
+            }],
+        });
+        let ds = DocSet {
+            docs: vec![doc(map), doc(Node::Str("doc2".into()))],
+            meta: Meta::default(),
+        };
+        let out = Module::with_temp_heap(|m| {
+            let v = m
+                .heap()
+                .alloc(YamlFragment::new(FragmentNode::DocSet(ds)));
+            encode_value(v).map_err(|e| e.to_string())
+        });
+        assert_eq!(out.as_deref(), Ok("a: 1\n---\ndoc2\n"));
     }
 }

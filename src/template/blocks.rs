@@ -12,6 +12,8 @@ use starlark::syntax::Dialect;
 use starlark_syntax::codemap::CodeMap;
 use starlark_syntax::lexer::{Lexer, Token};
 
+use std::sync::Arc;
+
 use super::{instr, Line};
 
 #[derive(Debug)]
@@ -24,6 +26,7 @@ pub struct BlockError {
 pub(crate) struct Indented {
     pub code: String,
     pub line_map: Vec<Option<u32>>,
+    pub line_display: Vec<Option<Arc<str>>>,
 }
 
 struct LogicalLine {
@@ -33,6 +36,8 @@ struct LogicalLine {
     first_word: String,
     /// End of the first token.
     first_end: usize,
+    /// A `:` outside brackets (a block header, or a one-line `if x: y`).
+    has_colon: bool,
     ends_with_colon: bool,
     /// Insertions into the joined source: (byte offset, text, part of a `return` rewrite).
     edits: Vec<(usize, String, bool)>,
@@ -55,18 +60,23 @@ struct Block {
 }
 
 pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, BlockError> {
-    // Join the lines (leading whitespace is not significant in ytt code).
-    let mut joined = String::new();
-    let mut line_starts = Vec::with_capacity(lines.len());
-    for l in lines {
-        line_starts.push(joined.len());
-        joined.push_str(l.code.trim_start());
-        joined.push('\n');
-    }
-    let line_of = |off: usize| line_starts.partition_point(|&s| s <= off).saturating_sub(1);
     let src_of = |phys: usize| lines.get(phys).and_then(|l| l.src);
-
-    let logical = lex_logical_lines(template_id, &joined, &line_of, &src_of)?;
+    // Leading whitespace is not significant in ytt code, except inside a string that
+    // continues over several lines: lex once with every line trimmed, and again keeping
+    // the lines found inside strings as they are.
+    let mut keep = vec![false; lines.len()];
+    let (joined, line_starts, logical) = loop {
+        let (joined, line_starts) = join_lines(lines, &keep);
+        let line_of = |off: usize| line_starts.partition_point(|&s| s <= off).saturating_sub(1);
+        let (logical, in_strings) =
+            lex_logical_lines(template_id, &joined, &line_of, &src_of)?;
+        if in_strings.iter().all(|&l| keep[l]) {
+            break (joined, line_starts, logical);
+        }
+        for l in in_strings {
+            keep[l] = true;
+        }
+    };
 
     // Block structure.
     let mut blocks: Vec<Block> = Vec::new();
@@ -97,6 +107,16 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
         }
         if ll.first_word == "while" {
             kind[i] = LineKind::While;
+        }
+        let opener = matches!(
+            ll.first_tok,
+            Token::If | Token::For | Token::Def | Token::Elif | Token::Else
+        ) || kind[i] == LineKind::While;
+        if opener && !ll.has_colon {
+            return Err(BlockError {
+                message: "got newline, want ':' (hint: missing colon at the end of 'if/for/def' statement?)".into(),
+                line: src_of(ll.last + 1).or(src_of(ll.first)),
+            });
         }
         depth[i] = stack.len();
         innermost_def[i] = stack.iter().rev().find(|&&b| blocks[b].is_def).copied();
@@ -130,10 +150,13 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
     // Emit.
     let mut out = String::with_capacity(joined.len() * 2);
     let mut line_map = Vec::with_capacity(lines.len() + 16);
-    let mut push = |text: &str, src: Option<u32>| {
+    let mut line_display = Vec::with_capacity(lines.len() + 16);
+    let display_of = |phys: usize| lines.get(phys).and_then(|l| l.display.clone());
+    let mut push = |text: &str, src: Option<u32>, display: Option<Arc<str>>| {
         out.push_str(text);
         out.push('\n');
         line_map.push(src);
+        line_display.push(display);
     };
     for (i, ll) in logical.iter().enumerate() {
         let ind = "    ".repeat(depth[i]);
@@ -144,16 +167,17 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
                 push(
                     &format!("{ind}return {}({template_id})", instr::END_CTX),
                     src,
+                    None,
                 );
             } else if b.stmts == 0 {
-                push(&format!("{ind}pass"), src);
+                push(&format!("{ind}pass"), src, None);
             }
             continue;
         }
         if kind[i] == LineKind::Continuation {
             if let Some(b) = closes[i] {
                 if blocks[b].stmts == 0 {
-                    push(&format!("{ind}    pass"), src);
+                    push(&format!("{ind}    pass"), src, None);
                 }
             }
         }
@@ -178,16 +202,18 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
                 .trim()
                 .trim_end_matches(':')
                 .to_owned();
-            push(&format!("{ind}for _ in {}():", instr::FOREVER), src);
-            push(&format!("{ind}    if not ({cond}):"), src);
-            push(&format!("{ind}        break"), src);
+            let d = display_of(ll.first);
+            push(&format!("{ind}for _ in {}():", instr::FOREVER), src, d.clone());
+            push(&format!("{ind}    if not ({cond}):"), src, d.clone());
+            push(&format!("{ind}        break"), src, d);
         } else {
             for (k, t) in text.split('\n').enumerate() {
                 let phys_src = src_of(ll.first + k);
+                let d = display_of(ll.first + k);
                 if k == 0 {
-                    push(&format!("{ind}{t}"), phys_src);
+                    push(&format!("{ind}{t}"), phys_src, d);
                 } else {
-                    push(t, phys_src);
+                    push(t, phys_src, d);
                 }
             }
         }
@@ -196,19 +222,38 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
                 push(
                     &format!("{ind}    {}({template_id})", instr::START_CTX),
                     src,
+                    None,
                 );
             }
         }
     }
-    Ok(Indented { code: out, line_map })
+    Ok(Indented {
+        code: out,
+        line_map,
+        line_display,
+    })
 }
 
+fn join_lines(lines: &[Line], keep: &[bool]) -> (String, Vec<usize>) {
+    let mut joined = String::new();
+    let mut line_starts = Vec::with_capacity(lines.len());
+    for (l, keep) in lines.iter().zip(keep) {
+        line_starts.push(joined.len());
+        joined.push_str(if *keep { &l.code } else { l.code.trim_start() });
+        joined.push('\n');
+    }
+    (joined, line_starts)
+}
+
+/// Groups tokens into logical lines; also returns the physical lines that continue a
+/// string literal begun on an earlier line.
 fn lex_logical_lines(
     template_id: u32,
     joined: &str,
     line_of: &dyn Fn(usize) -> usize,
     src_of: &dyn Fn(usize) -> Option<u32>,
-) -> Result<Vec<LogicalLine>, BlockError> {
+) -> Result<(Vec<LogicalLine>, Vec<usize>), BlockError> {
+    let mut in_strings = Vec::new();
     let codemap = CodeMap::new("template".into(), joined.to_owned());
     let lexer = Lexer::new(joined, &Dialect::Standard, codemap);
     let mut logical: Vec<LogicalLine> = Vec::new();
@@ -259,6 +304,10 @@ fn lex_logical_lines(
                 depth = 0;
                 continue;
             }
+            Token::String(_) => {
+                let (first, last) = (line_of(s), line_of(e.saturating_sub(1)));
+                in_strings.extend(first + 1..=last);
+            }
             Token::Pass => {
                 return Err(BlockError {
                     message: "use of reserved keyword 'pass' is not allowed".into(),
@@ -274,6 +323,7 @@ fn lex_logical_lines(
                 first_tok: tok.clone(),
                 first_word: joined[s..e].to_owned(),
                 first_end: e,
+                has_colon: false,
                 ends_with_colon: false,
                 edits: Vec::new(),
             });
@@ -308,6 +358,7 @@ fn lex_logical_lines(
             Token::Def => param_depth = Some(depth),
             Token::Lambda => lambda_depth = Some(depth),
             Token::Colon if lambda_depth == Some(depth) => lambda_depth = None,
+            Token::Colon if depth == 0 => c.has_colon = true,
             Token::Return => pending_return = Some(e),
             Token::StarStar => {
                 let is_param = param_depth.is_some() || lambda_depth.is_some();
@@ -347,7 +398,7 @@ fn lex_logical_lines(
     for c in &mut logical {
         c.edits.sort_by_key(|(at, _, _)| *at);
     }
-    Ok(logical)
+    Ok((logical, in_strings))
 }
 
 fn close_kwargs(c: &mut LogicalLine, expr_start: usize, expr_end: usize) {
@@ -364,9 +415,10 @@ fn push_return_edits(
     stmt_end: usize,
 ) {
     if joined[after_return..stmt_end].trim().is_empty() {
+        // a bare `return` in a function holding nodes returns the nodes so far
         c.edits.push((
             after_return,
-            format!(" {}({template_id}, None)", instr::END_CTX),
+            format!(" {}({template_id})", instr::END_CTX),
             true,
         ));
     } else {

@@ -16,29 +16,21 @@ pub fn compile_text(id: u32, name: Arc<str>, src: &str) -> Result<CompiledTempla
     b.start_ctx(None);
     let root = b.add_node(TKind::Text, None, 1);
     b.start_node(root, None);
-    let displays = emit_text(&mut b, root, src, 1)?;
+    emit_text(&mut b, root, src, 1)?;
     b.lines
         .push(Line::instr(format!("{}({id})", instr::END_ROOT), None));
-    let mut compiled = b.finish(src)?;
-    // errors in text templates show the code of the line, not the whole line
-    for (line, text) in displays {
-        if let Some(l) = compiled.src_lines.get_mut((line as usize).wrapping_sub(1)) {
-            *l = text;
-        }
-    }
-    Ok(compiled)
+    b.finish(src)
 }
 
-/// Adds the nodes and lines of a text template under the text root `root`. Returns, per
-/// line holding code, the code as shown in error reports.
+/// Adds the nodes and lines of a text template under the text root `root`. Error reports
+/// show the code of a line, not the whole line.
 pub(crate) fn emit_text(
     b: &mut Builder,
     root: u32,
     text: &str,
     first_line: u32,
-) -> Result<Vec<(u32, String)>, CompileError> {
+) -> Result<(), CompileError> {
     let segments = split(text, first_line, &b.name)?;
-    let mut displays = Vec::new();
     for seg in segments {
         match seg {
             Segment::Text(t, line) => {
@@ -50,24 +42,27 @@ pub(crate) fn emit_text(
                 b.start_node(tag, Some(line));
             }
             Segment::Code(code, line) => {
-                displays.push((line, code.clone()));
+                let display: Arc<str> = Arc::from(code.as_str());
                 for (i, l) in code.split('\n').enumerate() {
-                    b.lines.push(Line::user(l.trim(), line + i as u32));
+                    let mut l = Line::user(l.trim(), line + i as u32);
+                    l.display = Some(display.clone());
+                    b.lines.push(l);
                 }
             }
             Segment::Expr(expr, line) => {
-                displays.push((line, format!("={expr}")));
                 let tag = b.add_node(TKind::TextChunk, Some(root), line);
                 b.start_node(tag, Some(line));
                 let sep = if expr.contains('#') { "\n" } else { "" };
-                b.lines.push(Line::instr(
+                let mut l = Line::instr(
                     format!("{}({}, {tag}, ({}{sep}))", instr::SET_NODE, b.id, expr.trim()),
                     Some(line),
-                ));
+                );
+                l.display = Some(Arc::from(format!("={expr}").as_str()));
+                b.lines.push(l);
             }
         }
     }
-    Ok(displays)
+    Ok(())
 }
 
 fn line_col(text: &str, offset: usize, first_line: u32) -> (u32, usize) {

@@ -243,11 +243,14 @@ fn map_scan_error(e: &ScanError, text: &str) -> Failure {
     }
     if info == "':' must be followed by a valid YAML whitespace" {
         let err = YamlError::at(Some(line), "found character that cannot start any token");
-        let is_tab = char_to_byte(text, m.index())
-            .and_then(|b| text.as_bytes().get(b))
-            .is_some_and(|&c| c == b'\t');
-        return if is_tab {
-            Failure::TabAfterColon(m.index(), err)
+        // the marker is on the char after the blank following ':'
+        let tab_at = m.index().checked_sub(1).filter(|&i| {
+            char_to_byte(text, i)
+                .and_then(|b| text.as_bytes().get(b))
+                .is_some_and(|&c| c == b'\t')
+        });
+        return if let Some(i) = tab_at {
+            Failure::TabAfterColon(i, err)
         } else {
             Failure::Yaml(err)
         };
@@ -1052,8 +1055,7 @@ fn parse_once(text: &str, file: &Arc<str>, opts: &ParseOptions) -> Result<DocSet
     let mut scan = LineScanner::new(text);
     let mut b = Builder::new(file);
     let mut found: Vec<Comment> = Vec::new();
-    let bom = text.starts_with('\u{feff}');
-    let mut first_scalar = true;
+    let mut bom_pending = text.starts_with('\u{feff}');
 
     while let Some(res) = parser.next_event() {
         let (ev, span): (Event, Span) = match res {
@@ -1087,13 +1089,12 @@ fn parse_once(text: &str, file: &Arc<str>, opts: &ParseOptions) -> Result<DocSet
             Event::DocumentEnd => b.end_doc()?,
             Event::Scalar(value, style, anchor, tag) => {
                 let merge = style == ScalarStyle::Plain && tag.is_none() && value == "<<";
-                let style_copy = style;
                 let mut value = value.into_owned();
-                if first_scalar && bom && span.start.index() == 1 && style == ScalarStyle::Plain {
+                if bom_pending && span.start.index() == 1 && style == ScalarStyle::Plain {
                     // go-yaml keeps a leading BOM as part of the first scalar
                     value.insert(0, '\u{feff}');
                 }
-                first_scalar = false;
+                bom_pending = false;
                 let node = match &tag {
                     Some(t) => resolve_tagged(core_tag(&t.handle, &t.suffix), &value)
                         .map_err(|m| YamlError::at(None, &m))?,
@@ -1116,13 +1117,11 @@ fn parse_once(text: &str, file: &Arc<str>, opts: &ParseOptions) -> Result<DocSet
                 scan.skip_scalar(style, &span.end);
             }
             Event::Alias(id) => {
-                first_scalar = false;
                 let name = alias_name_at(text, span.start.index());
                 let node = b.alias(id, &name)?;
                 b.leaf(&mut scan, node, line, false)?;
             }
             Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
-                first_scalar = false;
                 let is_map = matches!(ev, Event::MappingStart(..));
                 let open = if is_map { b'{' } else { b'[' };
                 let flow = span.end.index() > span.start.index()

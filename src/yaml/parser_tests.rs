@@ -89,7 +89,7 @@ fn scalars_and_keys() {
             (s("2"), s("s")),
             (s("q"), s("yes")),
             (s("b"), s("l1\nl2\n")),
-            (s("n"), Node::Null),
+            (Node::Bool(false), Node::Null),
             (s("t"), s("12")),
             (s("bin"), s("hello")),
         ]
@@ -548,4 +548,81 @@ fn never_panics_on_garbage() {
         let _ = parse(src, &f, &ParseOptions::default());
         let _ = parse(src, &f, &ParseOptions { strict: true });
     }
+}
+
+#[test]
+#[ignore]
+fn tmp_corpus_sweep() {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        if let Ok(rd) = std::fs::read_dir(dir) {
+            for e in rd.flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    walk(&p, out);
+                } else if matches!(p.extension().and_then(|x| x.to_str()), Some("yml" | "yaml")) {
+                    out.push(p);
+                }
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(std::path::Path::new("/work/shared/conformance/cases"), &mut files);
+    let f: Arc<str> = Arc::from("x.yml");
+    let mut n = 0;
+    for p in &files {
+        let Ok(src) = std::fs::read_to_string(p) else { continue };
+        n += 1;
+        if let Err(e) = parse(&src, &f, &ParseOptions::default()) {
+            println!("ERR {}: {}", p.display(), e.message);
+        }
+    }
+    println!("parsed {n} files");
+}
+
+#[test]
+#[ignore]
+fn tmp_dump() {
+    fn dump(n: &Node, ind: usize) {
+        let pad = " ".repeat(ind);
+        match n {
+            Node::Map(m) => {
+                for it in &m.items {
+                    println!("{pad}K {:?} @{} {:?}", it.key, it.meta.pos.line, cm(&it.meta));
+                    dump(&it.value, ind + 2);
+                }
+            }
+            Node::Array(a) => {
+                for it in &a.items {
+                    println!("{pad}- @{} {:?}", it.meta.pos.line, cm(&it.meta));
+                    dump(&it.value, ind + 2);
+                }
+            }
+            other => println!("{pad}= {other:?}"),
+        }
+    }
+    let path = std::env::var("DUMP").unwrap();
+    let src = std::fs::read_to_string(path).unwrap();
+    let d = p(&src);
+    for doc in &d.docs {
+        println!("DOC @{} {:?}", doc.meta.pos.line, cm(&doc.meta));
+        dump(&doc.value, 2);
+    }
+    println!("TAIL {:?}", cm(&d.meta));
+}
+
+#[test]
+#[ignore]
+fn tmp_timing() {
+    let path = std::env::var("DUMP").unwrap();
+    let src = std::fs::read_to_string(path).unwrap();
+    let double = format!("{src}\n---\n{src}");
+    let f: Arc<str> = Arc::from("x.yml");
+    for s in [&src, &double] {
+        let t = std::time::Instant::now();
+        let d = parse(s, &f, &ParseOptions::default()).unwrap();
+        println!("{} bytes, {} docs: {:?}", s.len(), d.docs.len(), t.elapsed());
+    }
+    let t = std::time::Instant::now();
+    let n = saphyr_parser::Parser::new_from_str(&src).count();
+    println!("saphyr alone: {n} events {:?}", t.elapsed());
 }

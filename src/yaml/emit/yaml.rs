@@ -207,6 +207,23 @@ impl Emitter<'_> {
     }
 
     fn emit_string(&mut self, s: &str) {
+        if is_simple_plain_ascii(s.as_bytes()) {
+            // fast path: no indicators, spaces, breaks or special characters
+            if resolves_as_non_string(s) {
+                let saved = self.increase_indent(true, false);
+                self.write_double_quoted(s);
+                self.indent = saved;
+            } else {
+                if !self.whitespace {
+                    self.put(' ');
+                }
+                self.out.push_str(s);
+                self.column += s.len();
+                self.whitespace = false;
+                self.indention = false;
+            }
+            return;
+        }
         let a = analyze(s.as_bytes());
         // the style go-yaml's encoder asks for
         let mut style = if s.contains('\n') {
@@ -430,6 +447,17 @@ impl<'a> Iterator for SplitBreaks<'a> {
         self.s = &s[end..];
         Some(Piece::Text(&s[..end]))
     }
+}
+
+/// Starts with an ASCII letter or digit and holds only `[A-Za-z0-9_./-]`: libyaml's
+/// analysis allows every style for such a value.
+#[inline]
+fn is_simple_plain_ascii(b: &[u8]) -> bool {
+    !b.is_empty()
+        && b[0].is_ascii_alphanumeric()
+        && b.len() <= MAX_SIMPLE_KEY_LEN
+        && b.iter()
+            .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'/' | b'-'))
 }
 
 #[inline]

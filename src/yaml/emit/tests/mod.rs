@@ -633,18 +633,21 @@ fn conformance_outputs_are_fixed_points() {
     for path in cases {
         let case = path.parent().unwrap().parent().unwrap();
         let args = std::fs::read_to_string(case.join("args")).unwrap_or_default();
-        if args.lines().any(|l| {
-            l.starts_with("json")
-                || l.starts_with("pos")
-                || l.contains("-o=")
-                || l.contains("--output=")
-        }) {
+        // `ytt fmt` has its own printer (comments kept, sequences indented)
+        if args.lines().next() == Some("fmt")
+            || args.lines().any(|l| {
+                l.starts_with("json")
+                    || l.starts_with("pos")
+                    || l.contains("-o=")
+                    || l.contains("--output=")
+            })
+        {
             continue;
         }
         let Ok(text) = std::fs::read_to_string(&path) else {
             continue;
         };
-        if text.is_empty() {
+        if text.is_empty() || text.starts_with(['{', '[']) {
             continue;
         }
         let mut events = Vec::new();
@@ -689,12 +692,17 @@ fn conformance_outputs_are_fixed_points() {
         checked += 1;
         if out != text {
             failed += 1;
-            if failed <= 8 {
-                report.push_str(&format!(
-                    "== {}\n--- want\n{text}\n--- got\n{out}\n",
-                    case.display()
-                ));
-            }
+            let line = text
+                .lines()
+                .zip(out.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or(0);
+            report.push_str(&format!(
+                "== {}\n  want: {:?}\n  got:  {:?}\n",
+                case.display(),
+                text.lines().nth(line).unwrap_or(""),
+                out.lines().nth(line).unwrap_or("")
+            ));
         }
     }
     eprintln!("{checked} outputs re-emitted, {failed} differ\n{report}");
