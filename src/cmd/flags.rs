@@ -41,7 +41,7 @@ pub struct Cli {
 pub enum Command {
     /// Process YAML templates (deprecated; use top-level command -- e.g. `ytt -f-` instead of `ytt template -f-`)
     #[command(visible_aliases = ["t", "tpl"], args_override_self = true)]
-    Template(TemplateFlags),
+    Template(Box<TemplateFlags>),
 
     /// Print client version
     #[command(args_override_self = true)]
@@ -84,7 +84,7 @@ pub struct WebsiteFlags {
     pub listen_addr: String,
 
     /// Redirect to HTTPS
-    #[arg(long = "redirect-to-https", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "true", value_parser = go_bool)]
+    #[arg(long = "redirect-to-https", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "true", value_parser = go_bool, value_name = "BOOL")]
     pub redirect_to_https: bool,
 
     #[arg(hide = true)]
@@ -93,16 +93,16 @@ pub struct WebsiteFlags {
 
 #[derive(Args, Debug, Default)]
 pub struct FmtFlags {
-    /// File (ie local path, HTTP URL, -) (can be specified multiple times)
+    /// File (ie local path, directory, -; HTTP URLs are not supported) (can be specified multiple times)
     #[arg(short = 'f', long = "file", action = ArgAction::Append, allow_hyphen_values = true, value_name = "FILE")]
     pub files: Vec<String>,
 
     /// Configure to use _strict_ YAML subset
-    #[arg(short = 's', long = "strict", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, hide_default_value = true)]
+    #[arg(short = 's', long = "strict", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, value_name = "BOOL", hide_default_value = true)]
     pub strict: bool,
 
     /// Enable debug output
-    #[arg(long = "debug", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, hide_default_value = true)]
+    #[arg(long = "debug", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, value_name = "BOOL", hide_default_value = true)]
     pub debug: bool,
 
     #[arg(hide = true)]
@@ -113,7 +113,7 @@ pub struct FmtFlags {
 #[derive(Args, Debug, Default, Clone)]
 pub struct TemplateFlags {
     // ---- files
-    /// File (ie local path, HTTP URL, -) (can be specified multiple times)
+    /// File (ie local path, directory, -; HTTP URLs are not supported) (can be specified multiple times)
     #[arg(short = 'f', long = "file", action = ArgAction::Append, allow_hyphen_values = true, value_name = "FILE", help_heading = "Files")]
     pub files: Vec<String>,
 
@@ -122,7 +122,7 @@ pub struct TemplateFlags {
     pub file_marks: Vec<String>,
 
     /// Inspect files
-    #[arg(long = "files-inspect", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, hide_default_value = true, help_heading = "Files")]
+    #[arg(long = "files-inspect", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, value_name = "BOOL", hide_default_value = true, help_heading = "Files")]
     pub files_inspect: bool,
 
     /// List of paths where symlinks can point to (can be specified multiple times)
@@ -130,7 +130,7 @@ pub struct TemplateFlags {
     pub allow_symlink_destinations: Vec<String>,
 
     /// Allow symlinks to point to any destination
-    #[arg(long = "dangerous-allow-all-symlink-destinations", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, hide_default_value = true, help_heading = "Files")]
+    #[arg(long = "dangerous-allow-all-symlink-destinations", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, value_name = "BOOL", hide_default_value = true, help_heading = "Files")]
     pub dangerous_allow_all_symlink_destinations: bool,
 
     /// Accept files in bulk format
@@ -143,7 +143,7 @@ pub struct TemplateFlags {
     pub bulk_in: Option<String>,
 
     /// Output files in bulk format
-    #[arg(long = "bulk-out", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, hide_default_value = true, help_heading = "Files")]
+    #[arg(long = "bulk-out", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, value_name = "BOOL", hide_default_value = true, help_heading = "Files")]
     pub bulk_out: bool,
 
     // ---- data values
@@ -172,19 +172,19 @@ pub struct TemplateFlags {
     pub data_values_env_yaml: Vec<String>,
 
     /// Inspect data values
-    #[arg(long = "data-values-inspect", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, hide_default_value = true, help_heading = "Data values")]
+    #[arg(long = "data-values-inspect", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, value_name = "BOOL", hide_default_value = true, help_heading = "Data values")]
     pub data_values_inspect: bool,
 
     /// Inspect data values schema
-    #[arg(long = "data-values-schema-inspect", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, hide_default_value = true, help_heading = "Data values")]
+    #[arg(long = "data-values-schema-inspect", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, value_name = "BOOL", hide_default_value = true, help_heading = "Data values")]
     pub data_values_schema_inspect: bool,
 
     /// Skip validating data values (not recommended: may result in templates failing or invalid output)
-    #[arg(long = "dangerous-data-values-disable-validation", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, hide_default_value = true, help_heading = "Data values")]
+    #[arg(long = "dangerous-data-values-disable-validation", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, value_name = "BOOL", hide_default_value = true, help_heading = "Data values")]
     pub dangerous_data_values_disable_validation: bool,
 
     /// Skip validating output documents (`@assert/validate` on template output)
-    #[arg(long = "output-disable-validation", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, hide_default_value = true, help_heading = "Output")]
+    #[arg(long = "output-disable-validation", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, value_name = "BOOL", hide_default_value = true, help_heading = "Output")]
     pub output_disable_validation: bool,
 
     // ---- output
@@ -212,19 +212,19 @@ pub struct TemplateFlags {
 
     // ---- parsing
     /// Configure to use _strict_ YAML subset
-    #[arg(short = 's', long = "strict", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, hide_default_value = true)]
+    #[arg(short = 's', long = "strict", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, value_name = "BOOL", hide_default_value = true)]
     pub strict: bool,
 
     /// Configure whether unknown comments are ignored (ie comments that are not '#!' or '#@')
-    #[arg(long = "ignore-unknown-comments", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, hide_default_value = true)]
+    #[arg(long = "ignore-unknown-comments", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, value_name = "BOOL", hide_default_value = true)]
     pub ignore_unknown_comments: bool,
 
     /// Configure whether implicit map keys overrides are allowed
-    #[arg(long = "implicit-map-key-overrides", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, hide_default_value = true)]
+    #[arg(long = "implicit-map-key-overrides", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, value_name = "BOOL", hide_default_value = true)]
     pub implicit_map_key_overrides: bool,
 
     /// Enable debug output
-    #[arg(long = "debug", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, hide_default_value = true)]
+    #[arg(long = "debug", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, value_name = "BOOL", hide_default_value = true)]
     pub debug: bool,
 
     #[arg(hide = true)]

@@ -50,10 +50,7 @@ pub fn format_docset(ds: &DocSet, src: &str, out: &mut String) {
     let mut f = Formatter { out };
     for (i, doc) in ds.docs.iter().enumerate() {
         let line = doc.meta.pos.line as usize;
-        let explicit = line > 0
-            && lines
-                .get(line - 1)
-                .is_some_and(|l| l.starts_with("---"));
+        let explicit = line > 0 && lines.get(line - 1).is_some_and(|l| l.starts_with("---"));
         // The reference puts `---\n` in front of a file that does not start with one: that
         // implicit first document is the only one printed without a header.
         let header = i > 0 || (explicit && !starts_with_doc_marker);

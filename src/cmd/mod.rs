@@ -69,7 +69,7 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
             template::run(Options::from_flags(cli.template)?)
         }
         Some(Command::Template(f)) => {
-            let f = cli.template.merge(f);
+            let f = cli.template.merge(*f);
             no_extra_args("ytt template", &f.extra)?;
             template::run(Options::from_flags(f)?)
         }

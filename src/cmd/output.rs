@@ -17,34 +17,56 @@ use crate::yaml::{Doc, DocSet, Meta};
 pub const NON_YAML_WARNING: &str = "\nWarning: Found Non-YAML templates in input. Non-YAML templates are not rendered to standard output.\nIf you want to include those results, use the --output-files or --dangerous-emptied-output-directory flag.\n";
 
 /// What a run produced, ready to be written.
-#[derive(Debug, Default)]
-pub struct RunOutput {
-    /// Documents for stdout (all YAML outputs, or what an inspect flag printed).
-    pub docs: DocSet,
-    /// The output files (for `--output-files`, the emptied directory and `--bulk-out`).
-    pub files: Vec<OutputFile>,
+#[derive(Debug)]
+pub enum RunOutput {
+    /// Rendered output files: stdout gets every YAML output's documents, in order; output
+    /// directories and `--bulk-out` get the files.
+    Files(Vec<OutputFile>),
+    /// Documents for stdout only (what an inspect flag printed); no output files.
+    Docs(DocSet),
+}
+
+impl Default for RunOutput {
+    fn default() -> Self {
+        RunOutput::Files(Vec::new())
+    }
 }
 
 impl RunOutput {
-    /// From rendered output files: stdout gets every YAML output's documents, in order.
     pub fn from_files(files: Vec<OutputFile>) -> RunOutput {
-        let mut docs = DocSet::default();
-        for f in &files {
-            if let OutputContent::Yaml(ds) = &f.content {
-                docs.docs.extend(ds.docs.iter().cloned());
-            }
-        }
-        RunOutput { docs, files }
+        RunOutput::Files(files)
     }
 
-    /// Stdout-only output (inspect flags).
     pub fn from_docs(docs: Vec<Doc>) -> RunOutput {
-        RunOutput {
-            docs: DocSet {
-                docs,
-                meta: Meta::default(),
-            },
-            files: Vec::new(),
+        RunOutput::Docs(DocSet {
+            docs,
+            meta: Meta::default(),
+        })
+    }
+
+    fn files(&self) -> &[OutputFile] {
+        match self {
+            RunOutput::Files(f) => f,
+            RunOutput::Docs(_) => &[],
+        }
+    }
+
+    /// The stdout documents (moved out of the files), and whether text outputs were left
+    /// out.
+    fn into_stdout_docs(self) -> (DocSet, bool) {
+        match self {
+            RunOutput::Docs(ds) => (ds, false),
+            RunOutput::Files(files) => {
+                let mut docs = DocSet::default();
+                let mut has_text = false;
+                for f in files {
+                    match f.content {
+                        OutputContent::Yaml(ds) => docs.docs.extend(ds.docs),
+                        OutputContent::Text(_) => has_text = true,
+                    }
+                }
+                (docs, has_text)
+            }
         }
     }
 }
@@ -74,7 +96,7 @@ pub fn write(opts: &OutputOptions, out: RunOutput) -> Result<()> {
     if let Some((dir, empty_first)) = dir {
         let outdir = OutputDirectory {
             dir,
-            files: file_contents(&out.files)?,
+            files: file_contents(out.files())?,
             empty_first,
         };
         let log = outdir.write()?;
@@ -82,17 +104,14 @@ pub fn write(opts: &OutputOptions, out: RunOutput) -> Result<()> {
         return Ok(());
     }
 
+    let (docs, has_text) = out.into_stdout_docs();
     let text = match opts.format {
-        OutputFormat::Yaml => emit_yaml(&out.docs)?,
-        OutputFormat::Json => emit_json(&out.docs)?,
-        OutputFormat::Pos => emit_pos(&out.docs)?,
+        OutputFormat::Yaml => emit_yaml(&docs)?,
+        OutputFormat::Json => emit_json(&docs)?,
+        OutputFormat::Pos => emit_pos(&docs)?,
     };
     write_stdout(text.as_bytes())?;
-    if out
-        .files
-        .iter()
-        .any(|f| matches!(f.content, OutputContent::Text(_)))
-    {
+    if has_text {
         let mut err = std::io::stderr().lock();
         let _ = err.write_all(NON_YAML_WARNING.as_bytes());
     }
@@ -101,7 +120,7 @@ pub fn write(opts: &OutputOptions, out: RunOutput) -> Result<()> {
 
 /// `--bulk-out`: the output files (text first) or the error, as one JSON value.
 pub fn write_bulk(result: Result<RunOutput>) -> Result<()> {
-    let json = match result.and_then(|out| file_contents(&out.files)) {
+    let json = match result.and_then(|out| file_contents(out.files())) {
         Ok(files) => {
             let files: Vec<(String, String)> = files
                 .into_iter()
@@ -199,9 +218,10 @@ mod tests {
             .map(|(n, _)| n)
             .collect();
         assert_eq!(names, ["t.txt", "a.yml", "b.yml"]);
-        let out = RunOutput::from_files(files);
-        assert_eq!(out.docs.docs.len(), 3);
-        assert_eq!(emit_yaml(&out.docs).unwrap(), "1\n---\nx\n");
-        assert_eq!(emit_json(&out.docs).unwrap(), "1\"x\"");
+        let (docs, has_text) = RunOutput::from_files(files).into_stdout_docs();
+        assert!(has_text);
+        assert_eq!(docs.docs.len(), 3);
+        assert_eq!(emit_yaml(&docs).unwrap(), "1\n---\nx\n");
+        assert_eq!(emit_json(&docs).unwrap(), "1\"x\"");
     }
 }

@@ -55,6 +55,8 @@ fn evaluate(opts: &Options, sources: Vec<SourceFile>) -> Result<RunOutput> {
         // Nothing to evaluate: no output (as the reference).
         return Ok(RunOutput::default());
     }
+    // Other fields (added by later work) keep their defaults.
+    #[allow(clippy::needless_update)]
     let render_opts = RenderOptions {
         ignore_unknown_comments: opts.ignore_unknown_comments,
         implicit_map_key_overrides: opts.implicit_map_key_overrides,

@@ -7,7 +7,7 @@ use starlark::PrintHandler;
 
 use super::error::format_error;
 use super::runtime::{instructions, Extra, RootOutput, Runtime};
-use crate::template::CompiledTemplate;
+use crate::template::{instr, CompiledTemplate};
 
 /// ytt's Starlark: top-level statements, keyword-only arguments, loaded names stay local.
 pub fn dialect() -> Dialect {
@@ -50,6 +50,7 @@ pub fn run_template(
     let ast = AstModule::parse(&t.id.to_string(), t.code.clone(), &dialect())
         .map_err(|e| format_error(rt, &e))?;
     let extra = Extra(rt);
+    rt.begin_module(t.id);
     let result = Module::with_temp_heap(|module| {
         {
             let mut eval = Evaluator::new(&module);
@@ -63,8 +64,16 @@ pub fn run_template(
             .map_err(|_| starlark::Error::new_other(anyhow::anyhow!("failed to freeze module")))
     });
     match result {
-        Ok(frozen) => Ok((frozen, rt.take_result(t.id))),
+        Ok(frozen) => {
+            let values = frozen
+                .get_any_visibility(instr::ANNOTATION_VALUES)
+                .ok()
+                .map(|(v, _)| v);
+            rt.end_module(t.id, values);
+            Ok((frozen, rt.take_result(t.id)))
+        }
         Err(e) => {
+            rt.end_module(t.id, None);
             rt.reset_contexts(depth);
             Err(format_error(rt, &e))
         }

@@ -20,15 +20,17 @@ use starlark::starlark_simple_value;
 use starlark::values::dict::AllocDict;
 use starlark::values::dict::DictRef;
 use starlark::values::none::NoneType;
+use starlark::values::list::ListRef;
 use starlark::values::tuple::UnpackTuple;
+use starlark::values::OwnedFrozenValue;
 use starlark::values::{Heap, NoSerialize, StarlarkPagable, StarlarkValue, Value, ValueLike};
 use starlark_derive::starlark_value;
 
 use super::convert::{from_node_in_fragment, key_from_value, to_node};
 use super::fragment::{FragmentNode, YamlFragment};
 use super::ystruct::struct_fields;
-use crate::template::{CompiledTemplate, TKind};
-use crate::yaml::{Array, ArrayItem, Doc, DocSet, Map, MapItem, Meta, Node};
+use crate::template::{instr, CompiledTemplate, TKind};
+use crate::yaml::{Annotation, Array, ArrayItem, Doc, DocSet, Map, MapItem, Meta, Node, Pos, ValueRef};
 
 /// What a root template produced.
 #[derive(Debug, Clone)]
@@ -50,6 +52,7 @@ struct RNode {
     tag: u32,
     setting: Option<Setting>,
     key: Option<Node>,
+    annotations: Vec<Annotation>,
     children: Vec<usize>,
     /// Left out of the output (an earlier item whose key a later one overrode).
     overridden: bool,
@@ -62,6 +65,8 @@ struct Ctx {
     root: Option<usize>,
     /// Started nodes from the root down to the last one: (tag, arena index).
     parents: Vec<(u32, usize)>,
+    /// Annotations evaluated for the node about to start.
+    pending_annotations: Vec<Annotation>,
 }
 
 /// State shared by every template evaluated in one run.
@@ -70,6 +75,11 @@ pub struct Runtime {
     templates: RefCell<Vec<Rc<CompiledTemplate>>>,
     ctxs: RefCell<Vec<Ctx>>,
     results: RefCell<HashMap<u32, RootOutput>>,
+    /// Templates being evaluated, innermost last (their ids are the serials of the
+    /// annotation values they hold).
+    evaluating: RefCell<Vec<u32>>,
+    /// Annotation values of modules whose evaluation finished.
+    frozen_values: RefCell<HashMap<u32, OwnedFrozenValue>>,
 }
 
 /// Handed to the evaluator as `eval.extra`.
@@ -128,7 +138,100 @@ impl Runtime {
             arena: Vec::new(),
             root: None,
             parents: Vec::new(),
+            pending_annotations: Vec::new(),
         });
+    }
+
+    /// Marks the start of a module's evaluation.
+    pub fn begin_module(&self, id: u32) {
+        self.evaluating.borrow_mut().push(id);
+    }
+
+    /// Marks the end of a module's evaluation, keeping its annotation values.
+    pub fn end_module(&self, id: u32, values: Option<OwnedFrozenValue>) {
+        self.evaluating.borrow_mut().retain(|&e| e != id);
+        if let Some(v) = values {
+            self.frozen_values.borrow_mut().insert(id, v);
+        }
+    }
+
+    /// The Starlark value behind an annotation argument.
+    pub fn resolve<'v>(
+        &self,
+        eval: &Evaluator<'v, '_, '_>,
+        r: ValueRef,
+    ) -> anyhow::Result<Value<'v>> {
+        if let Some(list) = self.frozen_values.borrow().get(&r.serial) {
+            // the evaluating module keeps the heap holding these values alive
+            eval.frozen_heap().add_reference(list.owner());
+            // SAFETY: the reference just added keeps the value's heap alive as long as
+            // the module being evaluated, which outlives every value of the evaluation.
+            let v = unsafe { list.unchecked_frozen_value() }.to_value();
+            return ListRef::from_value(v)
+                .and_then(|l| l.content().get(r.index as usize).copied())
+                .ok_or_else(|| anyhow!("internal error: annotation value {r:?} not found"));
+        }
+        if self.evaluating.borrow().last() == Some(&r.serial) {
+            let list = eval
+                .module()
+                .get(instr::ANNOTATION_VALUES)
+                .ok_or_else(|| anyhow!("internal error: no annotation values"))?;
+            return ListRef::from_value(list)
+                .and_then(|l| l.content().get(r.index as usize).copied())
+                .ok_or_else(|| anyhow!("internal error: annotation value {r:?} not found"));
+        }
+        bail!("internal error: annotation value {r:?} is not reachable from here")
+    }
+
+    fn annotate<'v>(
+        &self,
+        eval: &mut Evaluator<'v, '_, '_>,
+        template: u32,
+        tag: u32,
+        name: &str,
+        args: &[Value<'v>],
+        kwargs: &[(String, Value<'v>)],
+    ) -> anyhow::Result<()> {
+        let t = self.tpl(template)?;
+        let line = t.nodes.get(tag as usize).map_or(0, |n| n.pos.line);
+        let serial = *self
+            .evaluating
+            .borrow()
+            .last()
+            .ok_or_else(|| anyhow!("internal error: annotation outside of a module"))?;
+        let list = eval
+            .module()
+            .get(instr::ANNOTATION_VALUES)
+            .ok_or_else(|| anyhow!("internal error: no annotation values"))?;
+        let append = list
+            .get_attr_error("append", eval.heap())
+            .map_err(|e| anyhow!("internal error: {e}"))?;
+        let mut push = |v: Value<'v>| -> anyhow::Result<ValueRef> {
+            let index = ListRef::from_value(list).map_or(0, |l| l.len()) as u32;
+            eval.eval_function(append, &[v], &[])
+                .map_err(|e| anyhow!("internal error: {e}"))?;
+            Ok(ValueRef { serial, index })
+        };
+        let mut arg_refs = Vec::with_capacity(args.len());
+        for v in args {
+            arg_refs.push(push(*v)?);
+        }
+        let mut kwarg_refs = Vec::with_capacity(kwargs.len());
+        for (k, v) in kwargs {
+            kwarg_refs.push((k.clone(), push(*v)?));
+        }
+        let (args, kwargs) = (arg_refs, kwarg_refs);
+        let mut ctxs = self.ctxs.borrow_mut();
+        let ctx = ctxs
+            .last_mut()
+            .ok_or_else(|| anyhow!("internal error: annotation outside of a context"))?;
+        ctx.pending_annotations.push(Annotation {
+            name: name.to_owned(),
+            pos: Pos::new(&t.name, line),
+            args,
+            kwargs,
+        });
+        Ok(())
     }
 
     fn pop_ctx(&self) -> anyhow::Result<Ctx> {
@@ -185,7 +288,9 @@ impl Runtime {
             }
         }
         let inst = ctx.arena.len();
-        ctx.arena.push(RNode::new(tag));
+        let mut rnode = RNode::new(tag);
+        rnode.annotations = std::mem::take(&mut ctx.pending_annotations);
+        ctx.arena.push(rnode);
         ctx.arena[parent_inst].children.push(inst);
         ctx.parents.push((tag, inst));
         Ok(())
@@ -318,6 +423,7 @@ impl RNode {
             tag,
             setting: None,
             key: None,
+            annotations: Vec::new(),
             children: Vec::new(),
             overridden: false,
         }
@@ -429,7 +535,11 @@ impl Materializer<'_> {
     }
 
     fn meta(&self, n: &RNode) -> Meta {
-        Meta::at(self.t.nodes[n.tag as usize].pos.clone())
+        Meta {
+            pos: self.t.nodes[n.tag as usize].pos.clone(),
+            annotations: n.annotations.clone(),
+            ..Meta::default()
+        }
     }
 
     /// The value of an item node (document, map item, array item).
@@ -671,8 +781,17 @@ pub fn instructions(builder: &mut GlobalsBuilder) {
     fn __ytt_annotate<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
         #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<String, Value<'v>>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<NoneType> {
-        let _ = (args, kwargs);
+        let (Some(t), Some(tag), Some(name)) = (
+            args.items.first().and_then(|v| v.unpack_i32()),
+            args.items.get(1).and_then(|v| v.unpack_i32()),
+            args.items.get(2).and_then(|v| v.unpack_str()),
+        ) else {
+            bail!("internal error: bad annotation instruction");
+        };
+        let kwargs: Vec<(String, Value<'v>)> = kwargs.into_iter().collect();
+        runtime(eval)?.annotate(eval, as_u32(t)?, as_u32(tag)?, name, &args.items[3..], &kwargs)?;
         Ok(NoneType)
     }
 

@@ -214,6 +214,7 @@ fn run_check<'v>(
         }
     }
     let v = args[0];
+    let arg0 = p.args.first().copied().unwrap_or_else(Value::new_none);
     let inner = |e: anyhow::Error| -> anyhow::Error {
         if e.downcast_ref::<LambdaError>().is_some() {
             e
@@ -223,7 +224,7 @@ fn run_check<'v>(
     };
     match p.kind {
         AssertKind::Min | AssertKind::Max => {
-            let bound = roundtrip(heap, p.args[0])?;
+            let bound = roundtrip(heap, arg0)?;
             let val = roundtrip(heap, v)?;
             let ord = val
                 .compare(bound)
@@ -242,7 +243,7 @@ fn run_check<'v>(
             let len = v.length().map_err(|e| lambda_err(error_message(&e)))?;
             let ord = heap
                 .alloc(len)
-                .compare(p.args[0])
+                .compare(arg0)
                 .map_err(|e| lambda_err(error_message(&e)))?;
             match (p.kind, ord) {
                 (AssertKind::MinLen, Ordering::Less) | (AssertKind::MaxLen, Ordering::Greater) => {
@@ -266,12 +267,9 @@ fn run_check<'v>(
                 Err(lambda_fail(f, "not one of allowed values"))
             }
         }
-        AssertKind::OneNotNull => unreachable_one_not_null(),
+        // handled before the lambda-style argument checks above
+        AssertKind::OneNotNull => check_one_not_null(p, v, heap).map_err(|e| anyhow!("check: {e}")),
     }
-}
-
-fn unreachable_one_not_null() -> anyhow::Result<bool> {
-    Err(anyhow!("check: internal error"))
 }
 
 /// `str(v)` as the reference prints it (floats in Go's `%g` style).

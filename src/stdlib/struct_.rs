@@ -248,9 +248,8 @@ mod frozen_tests {
     impl FileLoader for Lib {
         fn load(&self, path: &str) -> starlark::Result<FrozenModule> {
             match path.strip_prefix("@ytt:") {
-                Some(name) => crate::stdlib::builtin_module(name).ok_or_else(|| {
-                    starlark::Error::new_other(anyhow::anyhow!("no module {path}"))
-                }),
+                Some(name) => crate::stdlib::builtin_module(name)
+                    .ok_or_else(|| starlark::Error::new_other(anyhow::anyhow!("no module {path}"))),
                 None => Ok(self.0.clone()),
             }
         }
@@ -271,10 +270,11 @@ positive = a.min(1)
 choice = a.one_of(["a", "b"])
 mod = module.make("m", g=lambda: 7)
 "#;
-        let loader = Lib(Module::with_temp_heap(|m| {
-            m.freeze().map_err(|_| "freeze failed".to_owned())
-        })
-        .expect("empty module freezes"));
+        let loader =
+            Lib(
+                Module::with_temp_heap(|m| m.freeze().map_err(|_| "freeze failed".to_owned()))
+                    .expect("empty module freezes"),
+            );
         let lib = Module::with_temp_heap(|m| {
             let ast = AstModule::parse("lib.star", lib_src.to_owned(), &Dialect::Extended)
                 .map_err(|e| e.to_string())?;

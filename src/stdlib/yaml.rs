@@ -168,9 +168,7 @@ mod more_tests {
             meta: Meta::default(),
         };
         let out = Module::with_temp_heap(|m| {
-            let v = m
-                .heap()
-                .alloc(YamlFragment::new(FragmentNode::DocSet(ds)));
+            let v = m.heap().alloc(YamlFragment::new(FragmentNode::DocSet(ds)));
             encode_value(v).map_err(|e| e.to_string())
         });
         assert_eq!(out.as_deref(), Ok("a: 1\n---\ndoc2\n"));

@@ -23,6 +23,23 @@ pub struct BlockError {
     pub line: Option<u32>,
 }
 
+/// What `assert` and `while` (reserved words in starlark-rust) are renamed to before
+/// lexing: names of the same length, so every offset stays valid.
+const ASSERT_NAME: &str = "_asrt_";
+const WHILE_NAME: &str = "_whl_";
+
+enum LexFailure {
+    Block(BlockError),
+    /// A reserved word we rename, at this offset of the joined source.
+    Reserved(usize, &'static str),
+}
+
+impl From<BlockError> for LexFailure {
+    fn from(e: BlockError) -> Self {
+        LexFailure::Block(e)
+    }
+}
+
 pub(crate) struct Indented {
     pub code: String,
     pub line_map: Vec<Option<u32>>,
@@ -39,8 +56,9 @@ struct LogicalLine {
     /// A `:` outside brackets (a block header, or a one-line `if x: y`).
     has_colon: bool,
     ends_with_colon: bool,
-    /// Insertions into the joined source: (byte offset, text, part of a `return` rewrite).
-    edits: Vec<(usize, String, bool)>,
+    /// Rewrites of the joined source: (start, end, replacement, part of a `return`
+    /// rewrite); insertions have start == end.
+    edits: Vec<(usize, usize, String, bool)>,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -65,16 +83,37 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
     // continues over several lines: lex once with every line trimmed, and again keeping
     // the lines found inside strings as they are.
     let mut keep = vec![false; lines.len()];
+    let mut renames: Vec<(usize, usize, &'static str)> = Vec::new();
     let (joined, line_starts, logical) = loop {
-        let (joined, line_starts) = join_lines(lines, &keep);
+        let (joined, line_starts) = join_lines(lines, &keep, &renames);
         let line_of = |off: usize| line_starts.partition_point(|&s| s <= off).saturating_sub(1);
-        let (logical, in_strings) =
-            lex_logical_lines(template_id, &joined, &line_of, &src_of)?;
-        if in_strings.iter().all(|&l| keep[l]) {
-            break (joined, line_starts, logical);
-        }
-        for l in in_strings {
-            keep[l] = true;
+        match lex_logical_lines(template_id, &joined, &line_of, &src_of) {
+            Ok((logical, in_strings)) => {
+                if in_strings.iter().all(|&l| keep[l]) {
+                    break (joined, line_starts, logical);
+                }
+                for l in in_strings {
+                    keep[l] = true;
+                }
+            }
+            Err(LexFailure::Block(e)) => return Err(e),
+            Err(LexFailure::Reserved(offset, name)) => {
+                let phys = line_of(offset);
+                let code = &lines[phys].code;
+                let trimmed = if keep[phys] {
+                    0
+                } else {
+                    code.len() - code.trim_start().len()
+                };
+                let col = offset - line_starts[phys] + trimmed;
+                if renames.contains(&(phys, col, name)) {
+                    return Err(BlockError {
+                        message: format!("use of reserved keyword at column {col}"),
+                        line: src_of(phys),
+                    });
+                }
+                renames.push((phys, col, name));
+            }
         }
     };
 
@@ -105,7 +144,7 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
                 .ok_or_else(|| err_here("unexpected else/elif without if/for"))?;
             closes[i] = Some(b);
         }
-        if ll.first_word == "while" {
+        if ll.first_word == WHILE_NAME {
             kind[i] = LineKind::While;
         }
         let opener = matches!(
@@ -188,16 +227,16 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
             .map(|&e| e - 1)
             .unwrap_or(joined.len());
         let mut text = joined[start..end].to_owned();
-        for (at, insertion, is_return) in ll.edits.iter().rev() {
+        for (at, until, replacement, is_return) in ll.edits.iter().rev() {
             if *is_return && !in_tpl_def {
                 continue;
             }
-            text.insert_str(at - start, insertion);
+            text.replace_range(at - start..until - start, replacement);
         }
         if kind[i] == LineKind::While {
             let cond = text
                 .trim_start()
-                .strip_prefix("while")
+                .strip_prefix(WHILE_NAME)
                 .unwrap_or("")
                 .trim()
                 .trim_end_matches(':')
@@ -234,12 +273,22 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
     })
 }
 
-fn join_lines(lines: &[Line], keep: &[bool]) -> (String, Vec<usize>) {
+fn join_lines(
+    lines: &[Line],
+    keep: &[bool],
+    renames: &[(usize, usize, &'static str)],
+) -> (String, Vec<usize>) {
     let mut joined = String::new();
     let mut line_starts = Vec::with_capacity(lines.len());
-    for (l, keep) in lines.iter().zip(keep) {
+    for (i, (l, keep)) in lines.iter().zip(keep).enumerate() {
         line_starts.push(joined.len());
-        joined.push_str(if *keep { &l.code } else { l.code.trim_start() });
+        let mut code = std::borrow::Cow::Borrowed(l.code.as_str());
+        for (_, col, name) in renames.iter().filter(|(p, _, _)| *p == i) {
+            if code.get(*col..col + name.len()).is_some() {
+                code.to_mut().replace_range(*col..col + name.len(), name);
+            }
+        }
+        joined.push_str(if *keep { &code } else { code.trim_start() });
         joined.push('\n');
     }
     (joined, line_starts)
@@ -252,7 +301,7 @@ fn lex_logical_lines(
     joined: &str,
     line_of: &dyn Fn(usize) -> usize,
     src_of: &dyn Fn(usize) -> Option<u32>,
-) -> Result<(Vec<LogicalLine>, Vec<usize>), BlockError> {
+) -> Result<(Vec<LogicalLine>, Vec<usize>), LexFailure> {
     let mut in_strings = Vec::new();
     let codemap = CodeMap::new("template".into(), joined.to_owned());
     let lexer = Lexer::new(joined, &Dialect::Standard, codemap);
@@ -273,11 +322,20 @@ fn lex_logical_lines(
 
     for lexeme in lexer {
         let (s, tok, e) = lexeme.map_err(|err| {
-            let msg = err.into_error().without_diagnostic().to_string();
-            BlockError {
-                message: msg,
-                line: None,
+            let err = err.into_error();
+            let msg = err.without_diagnostic().to_string();
+            let offset = err.span().map(|sp| sp.span.begin().get() as usize);
+            for (word, name) in [("assert", ASSERT_NAME), ("while", WHILE_NAME)] {
+                if msg.ends_with(&format!("reserved keyword `{word}`")) {
+                    if let Some(o) = offset {
+                        return LexFailure::Reserved(o, name);
+                    }
+                }
             }
+            LexFailure::Block(BlockError {
+                message: msg,
+                line: offset.map(line_of).and_then(src_of),
+            })
         })?;
         match tok {
             Token::Indent | Token::Dedent | Token::Comment(_) | Token::Tabs => continue,
@@ -312,7 +370,8 @@ fn lex_logical_lines(
                 return Err(BlockError {
                     message: "use of reserved keyword 'pass' is not allowed".into(),
                     line: src_of(line_of(s)),
-                })
+                }
+                .into())
             }
             _ => {}
         }
@@ -360,6 +419,15 @@ fn lex_logical_lines(
             Token::Colon if lambda_depth == Some(depth) => lambda_depth = None,
             Token::Colon if depth == 0 => c.has_colon = true,
             Token::Return => pending_return = Some(e),
+            // `load("@ytt:assert", "assert")` binds the renamed name
+            Token::String(ref name)
+                if name == "assert"
+                    && matches!(c.first_tok, Token::Load)
+                    && matches!(prev_tok, Some(Token::Comma)) =>
+            {
+                c.edits
+                    .push((s, e, format!("{ASSERT_NAME}=\"assert\""), false));
+            }
             Token::StarStar => {
                 let is_param = param_depth.is_some() || lambda_depth.is_some();
                 let after_operand = matches!(
@@ -396,14 +464,15 @@ fn lex_logical_lines(
         logical.push(c);
     }
     for c in &mut logical {
-        c.edits.sort_by_key(|(at, _, _)| *at);
+        c.edits.sort_by_key(|(at, _, _, _)| *at);
     }
     Ok((logical, in_strings))
 }
 
 fn close_kwargs(c: &mut LogicalLine, expr_start: usize, expr_end: usize) {
-    c.edits.push((expr_start, format!("{}(", instr::KWARGS), false));
-    c.edits.push((expr_end, ")".to_owned(), false));
+    c.edits
+        .push((expr_start, expr_start, format!("{}(", instr::KWARGS), false));
+    c.edits.push((expr_end, expr_end, ")".to_owned(), false));
 }
 
 /// `return X` → `return __ytt_end_ctx(T, X)`; applied only inside defs holding nodes.
@@ -418,15 +487,17 @@ fn push_return_edits(
         // a bare `return` in a function holding nodes returns the nodes so far
         c.edits.push((
             after_return,
+            after_return,
             format!(" {}({template_id})", instr::END_CTX),
             true,
         ));
     } else {
         c.edits.push((
             after_return,
+            after_return,
             format!(" {}({template_id}, ", instr::END_CTX),
             true,
         ));
-        c.edits.push((stmt_end, ")".to_owned(), true));
+        c.edits.push((stmt_end, stmt_end, ")".to_owned(), true));
     }
 }

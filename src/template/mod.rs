@@ -146,6 +146,7 @@ pub mod instr {
     pub const SET_NODE: &str = "__ytt_set_node";
     pub const SET_KEY: &str = "__ytt_set_key";
     pub const ANNOTATE: &str = "__ytt_annotate";
+    pub const ANNOTATION_VALUES: &str = "ytt_annotation_values_";
     pub const KWARGS: &str = "__ytt_kwargs";
     pub const FOREVER: &str = "__ytt_forever";
 }
@@ -195,7 +196,10 @@ impl Builder {
     }
 
     /// Compiles the collected lines into the template's program.
-    pub fn finish(self, src: &str) -> Result<CompiledTemplate, CompileError> {
+    pub fn finish(mut self, src: &str) -> Result<CompiledTemplate, CompileError> {
+        // evaluated annotation arguments are kept in this module-level list
+        self.lines
+            .insert(0, Line::instr(format!("{} = []", instr::ANNOTATION_VALUES), None));
         let indented = blocks::to_indented(self.id, &self.lines).map_err(|e| {
             let src_lines: Vec<&str> = src.lines().collect();
             let text = e

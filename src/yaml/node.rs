@@ -53,14 +53,48 @@ pub struct Comment {
 pub struct Meta {
     pub pos: Pos,
     pub comments: Vec<Comment>,
+    /// Annotations evaluated by a template (`#@overlay/match by=...` …).
+    pub annotations: Vec<Annotation>,
 }
 
 impl Meta {
     pub fn at(pos: Pos) -> Self {
         Meta {
             pos,
-            comments: Vec::new(),
+            ..Meta::default()
         }
+    }
+
+    pub fn annotation(&self, name: &str) -> Option<&Annotation> {
+        self.annotations.iter().find(|a| a.name == name)
+    }
+
+    pub fn has_annotation(&self, name: &str) -> bool {
+        self.annotation(name).is_some()
+    }
+}
+
+/// A handle to a Starlark value evaluated as an annotation argument; the evaluator that
+/// made it resolves it (`serial` names the module evaluation, `index` the value in it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ValueRef {
+    pub serial: u32,
+    pub index: u32,
+}
+
+/// An evaluated annotation on a node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Annotation {
+    pub name: String,
+    /// Where the annotation was written.
+    pub pos: Pos,
+    pub args: Vec<ValueRef>,
+    pub kwargs: Vec<(String, ValueRef)>,
+}
+
+impl Annotation {
+    pub fn kwarg(&self, name: &str) -> Option<ValueRef> {
+        self.kwargs.iter().find(|(k, _)| k == name).map(|(_, v)| *v)
     }
 }
 

@@ -53,31 +53,28 @@ impl YamlError {
 pub const MAX_DEPTH: usize = 1000;
 /// Maximum number of nodes copied by alias expansion in one file.
 const MAX_ALIAS_NODES: usize = 5_000_000;
-/// How many `key:<TAB>value` spots are patched (saphyr rejects them, go-yaml does not).
-const MAX_TAB_PATCHES: usize = 32;
+/// How many spots go-yaml accepts but saphyr rejects are patched (a tab after `:`,
+/// quoted or flow continuation lines indented less than saphyr wants); each patch
+/// keeps line numbers and values unchanged.
+const MAX_PATCHES: usize = 32;
 
 /// Parse a YAML stream (all documents of one file).
 pub fn parse(src: &str, file: &Arc<str>, opts: &ParseOptions) -> Result<DocSet, YamlError> {
     check_characters(src)?;
     let mut patched: Option<String> = None;
-    for _ in 0..=MAX_TAB_PATCHES {
+    let mut first_err: Option<YamlError> = None;
+    for _ in 0..=MAX_PATCHES {
         let text = patched.as_deref().unwrap_or(src);
         match parse_once(text, file, opts) {
             Ok(ds) => return Ok(ds),
-            Err(Failure::Yaml(e)) => return Err(e),
-            Err(Failure::TabAfterColon(idx, e)) => {
-                let mut t = patched.take().unwrap_or_else(|| src.to_owned());
-                match char_to_byte(&t, idx) {
-                    Some(b) if t.as_bytes().get(b) == Some(&b'\t') => {
-                        t.replace_range(b..b + 1, " ");
-                        patched = Some(t);
-                    }
-                    _ => return Err(e),
-                }
+            Err(Failure::Yaml(e)) => return Err(first_err.unwrap_or(e)),
+            Err(Failure::Retry(t, e)) => {
+                first_err.get_or_insert(e);
+                patched = Some(t);
             }
         }
     }
-    Err(YamlError::at(None, "too many tab characters after ':'"))
+    Err(first_err.unwrap_or_else(|| YamlError::at(None, "unknown problem parsing YAML content")))
 }
 
 /// For plain (non-template) files: a map keeps the first position of a duplicated key
@@ -179,8 +176,8 @@ impl KeyRepr {
 
 enum Failure {
     Yaml(YamlError),
-    /// saphyr rejected a tab after `:` at this char index; go-yaml accepts it.
-    TabAfterColon(usize, YamlError),
+    /// saphyr rejected something go-yaml accepts: parse this patched text instead.
+    Retry(String, YamlError),
 }
 
 impl From<YamlError> for Failure {
@@ -239,7 +236,8 @@ fn map_scan_error(e: &ScanError, text: &str) -> Failure {
         return scanner("found character that cannot start any token");
     }
     if info.starts_with("simple key expect") {
-        return scanner("could not find expected ':'");
+        let l = simple_key_error_line(text, m);
+        return Failure::Yaml(YamlError::at(Some(l), "could not find expected ':'"));
     }
     if info == "':' must be followed by a valid YAML whitespace" {
         let err = YamlError::at(Some(line), "found character that cannot start any token");
@@ -249,10 +247,26 @@ fn map_scan_error(e: &ScanError, text: &str) -> Failure {
                 .and_then(|b| text.as_bytes().get(b))
                 .is_some_and(|&c| c == b'\t')
         });
-        return if let Some(i) = tab_at {
-            Failure::TabAfterColon(i, err)
+        return if let Some(b) = tab_at.and_then(|i| char_to_byte(text, i)) {
+            let mut t = text.to_owned();
+            t.replace_range(b..b + 1, " ");
+            Failure::Retry(t, err)
         } else {
             Failure::Yaml(err)
+        };
+    }
+    if info == "invalid indentation in quoted scalar" {
+        let err = YamlError::at(Some(line), "did not find expected key");
+        return match pad_quoted(text, m) {
+            Some(t) => Failure::Retry(t, err),
+            None => Failure::Yaml(err),
+        };
+    }
+    if info == "invalid indentation in flow construct" {
+        let err = YamlError::at(Some(line), "did not find expected ',' or ']'");
+        return match pad_line(text, m) {
+            Some(t) => Failure::Retry(t, err),
+            None => Failure::Yaml(err),
         };
     }
     if info == "while scanning a plain scalar, found a tab" {
@@ -296,6 +310,99 @@ fn map_scan_error(e: &ScanError, text: &str) -> Failure {
         _ => info,
     };
     scanner(msg)
+}
+
+/// Indent the continuation lines of the quoted scalar starting at `m` (its leading blanks
+/// are folded away, so the value does not change).
+fn pad_quoted(text: &str, m: &Marker) -> Option<String> {
+    let start = char_to_byte(text, m.index())?;
+    let b = text.as_bytes();
+    let quote = *b.get(start)?;
+    if quote != b'"' && quote != b'\'' {
+        return None;
+    }
+    let want = m.col() + 1;
+    let mut out = String::with_capacity(text.len() + 64);
+    out.push_str(&text[..=start]);
+    let mut i = start + 1;
+    let mut changed = false;
+    while i < b.len() {
+        let c = b[i];
+        if c == quote {
+            if quote == b'\'' && b.get(i + 1) == Some(&b'\'') {
+                out.push_str("''");
+                i += 2;
+                continue;
+            }
+            break;
+        }
+        if c == b'\\' && quote == b'"' && i + 1 < b.len() && b[i + 1] != b'\n' {
+            out.push('\\');
+            i += 1;
+            continue;
+        }
+        if c == b'\n' {
+            out.push('\n');
+            i += 1;
+            let ws = b[i..].iter().take_while(|&&x| x == b' ').count();
+            let rest_blank = b[i + ws..]
+                .first()
+                .is_none_or(|&x| x == b'\n' || x == b'\r');
+            if ws < want && !rest_blank {
+                out.extend(std::iter::repeat_n(' ', want - ws));
+                changed = true;
+            }
+            continue;
+        }
+        let l = utf8_len(c);
+        out.push_str(text.get(i..i + l)?);
+        i += l;
+    }
+    if !changed {
+        return None;
+    }
+    out.push_str(text.get(i..)?);
+    Some(out)
+}
+
+/// Indent the line of `m` (inside a flow collection) one level deeper than the previous
+/// non-blank line.
+fn pad_line(text: &str, m: &Marker) -> Option<String> {
+    let here = char_to_byte(text, m.index())?;
+    let line_start = text[..here].rfind('\n').map_or(0, |p| p + 1);
+    let prev_indent = text[..line_start.saturating_sub(1)]
+        .rsplit('\n')
+        .find(|l| !l.trim().is_empty())
+        .map_or(0, |l| l.len() - l.trim_start_matches(' ').len());
+    let cur = text[line_start..]
+        .bytes()
+        .take_while(|&x| x == b' ')
+        .count();
+    let add = (prev_indent + 1).saturating_sub(cur).max(1);
+    let mut out = String::with_capacity(text.len() + add);
+    out.push_str(&text[..line_start]);
+    out.extend(std::iter::repeat_n(' ', add));
+    out.push_str(&text[line_start..]);
+    Some(out)
+}
+
+/// go-yaml reports a missing `:` where the next token starts (after blank and comment
+/// lines), or at the end of the stream; saphyr stops before comment lines.
+fn simple_key_error_line(text: &str, m: &Marker) -> u32 {
+    let marker_line = m.line() as u32;
+    let Some(start) = char_to_byte(text, m.index()) else {
+        return marker_line;
+    };
+    let mut line = marker_line;
+    for (i, l) in text[start..].split('\n').enumerate() {
+        let t = l.trim_start_matches([' ', '\t', '\r']);
+        if !(t.is_empty() || t.starts_with('#')) {
+            return marker_line + i as u32;
+        }
+        line = marker_line + i as u32;
+    }
+    // end of stream: the last line (a final newline starts an empty last line)
+    line.max(marker_line)
 }
 
 fn alias_name_at(text: &str, idx: usize) -> String {
@@ -637,6 +744,7 @@ impl<'a> Builder<'a> {
         Meta {
             pos: Pos::new(self.file, pos_line),
             comments,
+            ..Meta::default()
         }
     }
 
@@ -919,6 +1027,7 @@ impl<'a> Builder<'a> {
             meta: Meta {
                 pos: Pos::new(self.file, 0),
                 comments: self.pending_own,
+                ..Meta::default()
             },
         }
     }

@@ -566,11 +566,16 @@ fn tmp_corpus_sweep() {
         }
     }
     let mut files = Vec::new();
-    walk(std::path::Path::new("/work/shared/conformance/cases"), &mut files);
+    walk(
+        std::path::Path::new("/work/shared/conformance/cases"),
+        &mut files,
+    );
     let f: Arc<str> = Arc::from("x.yml");
     let mut n = 0;
     for p in &files {
-        let Ok(src) = std::fs::read_to_string(p) else { continue };
+        let Ok(src) = std::fs::read_to_string(p) else {
+            continue;
+        };
         n += 1;
         if let Err(e) = parse(&src, &f, &ParseOptions::default()) {
             println!("ERR {}: {}", p.display(), e.message);
@@ -587,7 +592,12 @@ fn tmp_dump() {
         match n {
             Node::Map(m) => {
                 for it in &m.items {
-                    println!("{pad}K {:?} @{} {:?}", it.key, it.meta.pos.line, cm(&it.meta));
+                    println!(
+                        "{pad}K {:?} @{} {:?}",
+                        it.key,
+                        it.meta.pos.line,
+                        cm(&it.meta)
+                    );
                     dump(&it.value, ind + 2);
                 }
             }
@@ -620,9 +630,39 @@ fn tmp_timing() {
     for s in [&src, &double] {
         let t = std::time::Instant::now();
         let d = parse(s, &f, &ParseOptions::default()).unwrap();
-        println!("{} bytes, {} docs: {:?}", s.len(), d.docs.len(), t.elapsed());
+        println!(
+            "{} bytes, {} docs: {:?}",
+            s.len(),
+            d.docs.len(),
+            t.elapsed()
+        );
     }
     let t = std::time::Instant::now();
     let n = saphyr_parser::Parser::new_from_str(&src).count();
     println!("saphyr alone: {n} events {:?}", t.elapsed());
+}
+
+#[test]
+fn missing_colon_lines() {
+    assert_eq!(err("key: val\nfoo\nbar: 1").line, Some(3));
+    assert_eq!(err("key: val\nfoo\n\n\n# c\nbar: 1").line, Some(6));
+    assert_eq!(err("key: val\nfoo\n# c\n").line, Some(4));
+    assert_eq!(err("key: val\nfoo\n").line, Some(3));
+}
+
+#[test]
+fn continuation_lines_at_column_zero() {
+    let d = p("a: \"x\ny\" #! c\nb: 'p\nq'\nc: [1,\n2]\nd: {x: 1,\ny: 2}\n");
+    let m = map(&d.docs[0].value);
+    assert_eq!(m.items[0].value, s("x y"));
+    // no item starts on line 2: the comment goes to the next item
+    assert_eq!(cm(&m.items[1].meta), vec![(2, "! c", true)]);
+    assert_eq!(m.items[1].value, s("p q"));
+    assert_eq!(m.items[1].meta.pos.line, 3);
+    assert_eq!(arr(&m.items[2].value).items.len(), 2);
+    assert_eq!(arr(&m.items[2].value).items[1].meta.pos.line, 6);
+    assert_eq!(map(&m.items[3].value).items.len(), 2);
+    let d = p("a:\n  b: \"x\n\n y\"\n");
+    let b = map(&map(&d.docs[0].value).items[0].value);
+    assert_eq!(b.items[0].value, s("x\ny"));
 }
