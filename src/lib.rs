@@ -7,3 +7,4 @@ pub mod eval;
 pub mod stdlib;
 pub mod template;
 pub mod cmd;
+pub mod overlay;

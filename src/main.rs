@@ -3,26 +3,28 @@
 use std::process::ExitCode;
 
 /// Templates may nest deeply; the run gets a large stack (reserved, not committed).
-const STACK_SIZE: usize = 512 * 1024 * 1024;
+const STACK_SIZE: usize = 256 * 1024 * 1024;
 
 fn main() -> ExitCode {
     // Panics are reported as errors below, not by the default hook.
     std::panic::set_hook(Box::new(|_| {}));
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let worker_args = args.clone();
     let worker = std::thread::Builder::new()
         .name("ytt".into())
         .stack_size(STACK_SIZE)
-        .spawn(move || ytt::cmd::run(args));
-    let result = match worker {
-        Ok(handle) => match handle.join() {
-            Ok(result) => result,
-            Err(panic) => Err(anyhow::anyhow!(
-                "internal error (this is a bug in ytt): {}",
-                panic_message(&panic)
-            )),
-        },
-        Err(e) => Err(anyhow::anyhow!("starting: {e}")),
+        .spawn(move || ytt::cmd::run(worker_args));
+    let joined = match worker {
+        Ok(handle) => handle.join(),
+        // No room for a big stack: run on this thread.
+        Err(_) => std::panic::catch_unwind(move || ytt::cmd::run(args)),
     };
+    let result = joined.unwrap_or_else(|panic| {
+        Err(anyhow::anyhow!(
+            "internal error (this is a bug in ytt): {}",
+            panic_message(&panic)
+        ))
+    });
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -11,6 +11,17 @@ use starlark::ErrorKind;
 
 use super::runtime::Runtime;
 
+/// An error raised by an assertion object's `check`. The reference implements these
+/// checks as Starlark lambdas in a pseudo-file named after the function, so its report
+/// shows an extra frame `in lambda` / `assert.min:1 | (unavailable)`; `function` names
+/// that pseudo-file. `Display` is the message alone (`fail: value < 3`).
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct LambdaError {
+    pub function: &'static str,
+    pub message: String,
+}
+
 /// A template position resolved from generated code.
 struct Level {
     func: String,
@@ -19,9 +30,14 @@ struct Level {
     src: String,
 }
 
+/// An error's message in the reference's words, without positions.
+pub fn message_text(e: &starlark::Error) -> String {
+    clean_message(&kind_message(e.kind()))
+}
+
 /// Formats an evaluation error as the reference does (the text after `ytt: Error: `).
 pub fn format_error(rt: &Runtime, e: &starlark::Error) -> String {
-    let message = clean_message(&kind_message(e.kind()));
+    let message = message_text(e);
     let mut lines = message.lines();
     let first = lines.next().unwrap_or("").to_owned();
     let reason: Vec<&str> = lines.collect();
@@ -29,6 +45,10 @@ pub fn format_error(rt: &Runtime, e: &starlark::Error) -> String {
     let is_static = matches!(e.kind(), ErrorKind::Parser(_) | ErrorKind::Scope(_));
     let levels = levels(rt, e);
     let mut out = format!("\n- {first}");
+    // checks of @ytt:assert's assertion objects are lambdas in the reference
+    if let Some(f) = lambda_function(e) {
+        out.push_str(&format!("\n    in lambda\n      {f}:1 | (unavailable)"));
+    }
     for l in &levels {
         if is_static {
             out.push_str(&format!("\n    {}:{} | {}", l.file, l.line, l.src));
@@ -49,9 +69,21 @@ pub fn format_error(rt: &Runtime, e: &starlark::Error) -> String {
     out
 }
 
+fn lambda_function(e: &starlark::Error) -> Option<&'static str> {
+    match e.kind() {
+        ErrorKind::Native(a) | ErrorKind::Other(a) | ErrorKind::Function(a) | ErrorKind::Value(a) => a
+            .downcast_ref::<LambdaError>()
+            .map(|l| l.function),
+        _ => None,
+    }
+}
+
 fn kind_message(kind: &ErrorKind) -> String {
     match kind {
-        ErrorKind::Fail(e) => format!("fail: {e:#}"),
+        ErrorKind::Fail(e) => {
+            let m = format!("{e:#}");
+            format!("fail: {}", m.strip_prefix(' ').unwrap_or(&m))
+        }
         ErrorKind::StackOverflow(e)
         | ErrorKind::Value(e)
         | ErrorKind::Function(e)
@@ -90,6 +122,13 @@ fn clean_message(msg: &str) -> String {
     if let Some(rest) = msg.strip_prefix("Parse error: unexpected keyword '") {
         if let Some((kw, tail)) = rest.split_once("', ") {
             return format!("use of reserved keyword '{kw}' is not allowed ({tail})");
+        }
+    }
+    if let Some(rest) = msg.strip_prefix("Object of type `") {
+        // Object of type `NoneType` has no attribute `foo`
+        let parts: Vec<&str> = rest.split('`').collect();
+        if parts.len() >= 3 && parts[1] == " has no attribute " {
+            return format!("{} has no .{} field or method", parts[0], parts[2]);
         }
     }
     if let Some(rest) = msg.strip_prefix("Key `") {

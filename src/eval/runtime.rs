@@ -721,6 +721,16 @@ impl<'v> StarlarkValue<'v> for Forever {
     unsafe fn iter_stop(&self) {}
 }
 
+/// Errors of node instructions carry the instruction's name, as the reference's do
+/// (its templates are numbered from 2).
+fn instruction_error(template: i32, instruction: &str, e: anyhow::Error) -> anyhow::Error {
+    let msg = format!("{e:#}");
+    if msg.starts_with("template.replace:") {
+        return e;
+    }
+    anyhow!("__ytt_tpl{}_{instruction}: {msg}", template + 2)
+}
+
 fn as_u32(v: i32) -> anyhow::Result<u32> {
     u32::try_from(v).map_err(|_| anyhow!("internal error: bad instruction argument {v}"))
 }
@@ -752,7 +762,9 @@ pub fn instructions(builder: &mut GlobalsBuilder) {
     }
 
     fn __ytt_start_node(template: i32, tag: i32, eval: &mut Evaluator) -> anyhow::Result<NoneType> {
-        runtime(eval)?.start_node(as_u32(template)?, as_u32(tag)?)?;
+        runtime(eval)?
+            .start_node(as_u32(template)?, as_u32(tag)?)
+            .map_err(|e| instruction_error(template, "start_node", e))?;
         Ok(NoneType)
     }
 
@@ -762,7 +774,9 @@ pub fn instructions(builder: &mut GlobalsBuilder) {
         value: Value<'v>,
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<NoneType> {
-        runtime(eval)?.set_node(as_u32(template)?, as_u32(tag)?, value)?;
+        runtime(eval)?
+            .set_node(as_u32(template)?, as_u32(tag)?, value)
+            .map_err(|e| instruction_error(template, "set_node", e))?;
         Ok(NoneType)
     }
 
@@ -772,7 +786,9 @@ pub fn instructions(builder: &mut GlobalsBuilder) {
         value: Value<'v>,
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<NoneType> {
-        runtime(eval)?.set_key(as_u32(template)?, as_u32(tag)?, value)?;
+        runtime(eval)?
+            .set_key(as_u32(template)?, as_u32(tag)?, value)
+            .map_err(|e| instruction_error(template, "start_node", e))?;
         Ok(NoneType)
     }
 

@@ -35,16 +35,7 @@ pub fn register(builder: &mut GlobalsBuilder) {
     builder.namespace("assert", assert_members);
 }
 
-/// An error raised by an assertion object's `check`. The reference implements these
-/// checks as Starlark lambdas in a pseudo-file named after the function, so its report
-/// shows an extra frame `in lambda` / `assert.min:1 | (unavailable)`; `function` names
-/// that pseudo-file. `Display` is the message alone (`fail: value < 3`).
-#[derive(Debug, thiserror::Error)]
-#[error("{message}")]
-pub struct LambdaError {
-    pub function: &'static str,
-    pub message: String,
-}
+pub use crate::eval::error::LambdaError;
 
 fn lambda_fail(function: &'static str, msg: impl Into<String>) -> anyhow::Error {
     LambdaError {

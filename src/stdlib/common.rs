@@ -94,13 +94,7 @@ pub fn go_type_name(v: Value) -> String {
 /// The message of a Starlark error without its stack trace, with `fail()` errors given
 /// the reference's `fail: msg` shape.
 pub fn error_message(e: &starlark::Error) -> String {
-    match e.kind() {
-        starlark::ErrorKind::Fail(msg) => {
-            let msg = msg.to_string();
-            format!("fail: {}", msg.strip_prefix(' ').unwrap_or(&msg))
-        }
-        _ => format!("{:#}", e.without_diagnostic()),
-    }
+    crate::eval::error::message_text(e)
 }
 
 #[cfg(test)]

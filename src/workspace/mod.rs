@@ -17,7 +17,7 @@ use crate::template::{
     compile_starlark, compile_text, compile_yaml, is_templated, CompileError, CompileOptions,
     CompiledTemplate,
 };
-use crate::yaml::parser::{parse, ParseOptions};
+use crate::yaml::parser::{dedup_last_wins_deep, parse, ParseOptions};
 use crate::yaml::{DocSet, Node};
 use library::Library;
 use loader::LibraryEval;
@@ -171,24 +171,18 @@ fn compile_error(rel_path: &str, e: CompileError) -> anyhow::Error {
 /// Plain YAML: comments are not code, and a repeated key keeps the first key's place
 /// with the last key's value.
 fn plain_yaml(mut ds: DocSet) -> DocSet {
-    fn node(n: &mut Node) {
+    fn strip(n: &mut Node) {
         match n {
             Node::Map(m) => {
-                let mut items: Vec<crate::yaml::MapItem> = Vec::with_capacity(m.items.len());
-                for mut item in std::mem::take(&mut m.items) {
-                    node(&mut item.value);
-                    item.meta.comments.clear();
-                    match items.iter_mut().find(|i| i.key.value_eq(&item.key)) {
-                        Some(existing) => existing.value = item.value,
-                        None => items.push(item),
-                    }
+                for i in &mut m.items {
+                    i.meta.comments.clear();
+                    strip(&mut i.value);
                 }
-                m.items = items;
             }
             Node::Array(a) => {
                 for i in &mut a.items {
                     i.meta.comments.clear();
-                    node(&mut i.value);
+                    strip(&mut i.value);
                 }
             }
             _ => {}
@@ -197,7 +191,8 @@ fn plain_yaml(mut ds: DocSet) -> DocSet {
     ds.meta.comments.clear();
     for d in &mut ds.docs {
         d.meta.comments.clear();
-        node(&mut d.value);
+        dedup_last_wins_deep(&mut d.value);
+        strip(&mut d.value);
     }
     ds
 }

@@ -67,7 +67,7 @@ pub fn parse(src: &str, file: &Arc<str>, opts: &ParseOptions) -> Result<DocSet, 
         let text = patched.as_deref().unwrap_or(src);
         match parse_once(text, file, opts) {
             Ok(ds) => return Ok(ds),
-            Err(Failure::Yaml(e)) => return Err(first_err.unwrap_or(e)),
+            Err(Failure::Yaml(e)) => return Err(e),
             Err(Failure::Retry(t, e)) => {
                 first_err.get_or_insert(e);
                 patched = Some(t);
