@@ -2,6 +2,7 @@
 //! (`template` — also the root command —, `fmt`, `version`, `completion`).
 
 pub mod completion;
+pub mod data_values;
 pub mod errors;
 pub mod flags;
 pub mod fmt;

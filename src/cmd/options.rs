@@ -57,27 +57,6 @@ pub struct DataValuesOptions {
     pub disable_validation: bool,
 }
 
-impl DataValuesOptions {
-    /// The first data-values flag in use, by its long name (for "not supported yet").
-    pub fn first_used_flag(&self) -> Option<&'static str> {
-        let checks: [(&'static str, bool); 9] = [
-            ("--data-value", !self.kv_strings.is_empty()),
-            ("--data-value-yaml", !self.kv_yamls.is_empty()),
-            ("--data-value-file", !self.kv_files.is_empty()),
-            ("--data-values-file", !self.files.is_empty()),
-            ("--data-values-env", !self.env_prefixes.is_empty()),
-            ("--data-values-env-yaml", !self.env_yaml_prefixes.is_empty()),
-            ("--data-values-inspect", self.inspect),
-            ("--data-values-schema-inspect", self.schema_inspect),
-            (
-                "--dangerous-data-values-disable-validation",
-                self.disable_validation,
-            ),
-        ];
-        checks.iter().find(|(_, used)| *used).map(|(name, _)| *name)
-    }
-}
-
 #[derive(Clone, Debug, Default)]
 pub struct OutputOptions {
     pub format: OutputFormat,

@@ -21,11 +21,8 @@ pub fn run(opts: Options) -> Result<()> {
 }
 
 fn run_inner(opts: &Options) -> Result<()> {
-    if let Some(flag) = opts.data_values.first_used_flag() {
-        bail!("{flag} is not supported yet");
-    }
-    if opts.output.disable_validation {
-        bail!("--output-disable-validation is not supported yet");
+    if opts.data_values.schema_inspect {
+        bail!("--data-values-schema-inspect is not supported yet");
     }
 
     let sources = read_inputs(opts)?;
@@ -55,16 +52,21 @@ fn evaluate(opts: &Options, sources: Vec<SourceFile>) -> Result<RunOutput> {
         // Nothing to evaluate: no output (as the reference).
         return Ok(RunOutput::default());
     }
-    // Other fields (added by later work) keep their defaults.
-    #[allow(clippy::needless_update)]
     let render_opts = RenderOptions {
         ignore_unknown_comments: opts.ignore_unknown_comments,
         implicit_map_key_overrides: opts.implicit_map_key_overrides,
         strict: opts.strict,
         debug: opts.debug,
-        ..Default::default()
+        data_values: super::data_values::cli_values(&opts.data_values, opts.strict)?,
+        data_values_inspect: opts.data_values.inspect,
     };
     let rendered = workspace::render(&render_opts, inputs)?;
+    if let Some(values) = rendered.data_values {
+        return Ok(RunOutput::from_docs(vec![Doc {
+            value: values,
+            meta: Meta::default(),
+        }]));
+    }
     Ok(RunOutput::from_files(rendered.outputs))
 }
 

@@ -852,3 +852,9 @@ pub fn template_module(builder: &mut GlobalsBuilder) {
 pub fn register_template(builder: &mut GlobalsBuilder) {
     builder.namespace("template", template_module);
 }
+
+/// The runtime of the templates being evaluated (`eval.extra`), for native functions that
+/// resolve annotation values (`@ytt:overlay`).
+pub fn runtime_of<'a>(eval: &Evaluator<'_, 'a, '_>) -> anyhow::Result<&'a Runtime> {
+    runtime(eval)
+}

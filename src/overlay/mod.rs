@@ -1,7 +1,30 @@
 //! The overlay engine: applying overlay documents (nodes annotated `@overlay/...`) onto
 //! documents, maps and arrays.
+//!
+//! The engine reads only the annotations on the right-hand (overlay) nodes and reaches
+//! their Starlark arguments (`by=`, `expects=`, `via=` …) through [`Host`].
+//!
+//! Entry points:
+//! - [`apply_to_docsets`]: one overlay document onto every document of several document
+//!   sets (overlay post-processing, data values);
+//! - [`apply_docset`]: each document of an overlay document set in turn;
+//! - [`apply_node`]: an overlay map/array/scalar onto a node (`overlay.apply` on maps and
+//!   arrays).
+//!
+//! Errors carry the chain of overlay nodes they happened under; see [`OverlayError`] for
+//! the one-line (`overlay.apply`) and indented (post-processing) renderings.
 
 use crate::yaml::{Node, ValueRef};
+
+mod apply;
+pub mod errors;
+pub mod matching;
+#[cfg(test)]
+mod tests;
+
+pub use apply::{apply_docset, apply_node, apply_to_docsets, is_overlay_annotation};
+pub use errors::OverlayError;
+pub use matching::{compare_subset, Matcher};
 
 /// What the engine needs from the evaluator: annotation arguments are Starlark values
 /// (numbers, strings, matcher functions, `via=` lambdas) that only the evaluator can read
@@ -12,6 +35,20 @@ pub trait Host {
     /// Whether the argument can be called (a function, a lambda, an `overlay.*` matcher).
     fn is_callable(&mut self, r: ValueRef) -> anyhow::Result<bool>;
     /// Calls the argument with `args` (collections are passed as yamlfragments, scalars
-    /// as values) and returns what it returned, as a node.
-    fn call(&mut self, r: ValueRef, args: &[Node]) -> anyhow::Result<Node>;
+    /// as values) and returns what it returned, as a node. The error's text is the
+    /// message to report (e.g. `assert.fail: fail: boom`).
+    fn call(&mut self, r: ValueRef, args: &[&Node]) -> anyhow::Result<Node>;
+    /// The reference's (Go) type name of the argument, for messages such as
+    /// `… to be function, but was starlark.String`.
+    fn type_name(&mut self, r: ValueRef) -> anyhow::Result<String> {
+        let _ = r;
+        Ok("value".to_owned())
+    }
+    /// The argument as a natively evaluable matcher when it is one of `overlay.all`,
+    /// `index`, `map_key`, `subset` or a combination of those (a fast path: the result is
+    /// the same as calling it).
+    fn matcher(&mut self, r: ValueRef) -> anyhow::Result<Option<Matcher>> {
+        let _ = r;
+        Ok(None)
+    }
 }

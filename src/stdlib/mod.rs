@@ -15,6 +15,7 @@ pub mod json;
 mod md5;
 mod regexp;
 pub mod module;
+pub mod overlay;
 mod sha256;
 pub mod struct_;
 pub mod toml;
@@ -50,6 +51,7 @@ fn registry() -> &'static [(&'static str, Register)] {
         ("ip", ip::register),
         ("regexp", regexp::register),
         ("math", math::register),
+        ("overlay", overlay::register),
     ]
 }
 

@@ -65,7 +65,7 @@ impl<'a> LibraryEval<'a> {
         match name {
             "template" => Ok(self.template_module.clone()),
             "data" => data_module(&self.library, dir, &self.values),
-            "overlay" | "library" => anyhow::bail!(
+            "library" => anyhow::bail!(
                 "builtin ytt library module '{name}' is not supported yet by this implementation"
             ),
             _ => stdlib::builtin_module(name).ok_or_else(|| {

@@ -1,0 +1,218 @@
+//! Data-values flags (`-v`, `--data-value-yaml`, `--data-value-file`, `--data-values-file`,
+//! `--data-values-env`, `--data-values-env-yaml`) turned into values for the workspace,
+//! in the reference's precedence order: by flag kind, not by position.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use anyhow::{anyhow, bail, Result};
+
+use super::options::DataValuesOptions;
+use crate::files;
+use crate::workspace::CliValues;
+use crate::yaml::parser::{parse, ParseOptions};
+use crate::yaml::Node;
+
+pub fn cli_values(opts: &DataValuesOptions, strict: bool) -> Result<Vec<CliValues>> {
+    let mut out = Vec::new();
+    for f in &opts.files {
+        out.extend(values_file(f, strict)?);
+    }
+    for p in &opts.env_prefixes {
+        out.extend(env_values(p, false, strict)?);
+    }
+    for p in &opts.env_yaml_prefixes {
+        out.extend(env_values(p, true, strict)?);
+    }
+    for kv in &opts.kv_strings {
+        let (library, path, value) = split_kv(kv)?;
+        out.push(CliValues::KeyValue {
+            library,
+            path,
+            value: Node::Str(value.to_owned()),
+            source: "(data-value arg)".into(),
+        });
+    }
+    for kv in &opts.kv_yamls {
+        let (library, path, value) = split_kv(kv)?;
+        let value = yaml_value(value, "(data-value-yaml arg)", strict)?;
+        out.push(CliValues::KeyValue {
+            library,
+            path,
+            value,
+            source: "(data-value-yaml arg)".into(),
+        });
+    }
+    for kv in &opts.kv_files {
+        let (library, path, file) = split_kv(kv)?;
+        let bytes = read_path(file)?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| anyhow!("Reading data value file '{file}': not valid UTF-8"))?;
+        out.push(CliValues::KeyValue {
+            library,
+            path,
+            value: Node::Str(text),
+            source: "(data-value-file arg)".into(),
+        });
+    }
+    Ok(out)
+}
+
+/// `[@lib:]rest`: the library selector, if any, and the rest.
+fn split_library(s: &str) -> Result<(Option<String>, &str)> {
+    if !s.starts_with('@') {
+        return Ok((None, s));
+    }
+    match s.split_once(':') {
+        Some((lib, rest)) => Ok((Some(lib.to_owned()), rest)),
+        None => bail!("Expected library ref to end with ':' in '{s}'"),
+    }
+}
+
+/// `[@lib:]a.b.c=value`.
+fn split_kv(kv: &str) -> Result<(Option<String>, Vec<String>, &str)> {
+    let err = |msg: String| anyhow!("Extracting data value from KV:\n  {msg}");
+    let Some((key, value)) = kv.split_once('=') else {
+        return Err(err(format!(
+            "Expected format key=value, but was '{kv}'"
+        )));
+    };
+    let (library, key) = if key.starts_with('@') {
+        split_library(key).map_err(|e| err(e.to_string()))?
+    } else {
+        (None, key)
+    };
+    if key.contains(':') {
+        return Err(err(format!(
+            "Expected at most one library-key separator ':' in '{}'",
+            kv.split_once('=').map_or(kv, |(k, _)| k)
+        )));
+    }
+    if key.is_empty() {
+        return Err(err(format!("Expected key to be non-empty in '{kv}'")));
+    }
+    Ok((library, key.split('.').map(str::to_owned).collect(), value))
+}
+
+fn yaml_value(text: &str, source: &str, strict: bool) -> Result<Node> {
+    let name: Arc<str> = Arc::from(source);
+    let ds = parse(text, &name, &ParseOptions { strict })
+        .map_err(|e| anyhow!("Deserializing value for {source}: {e}"))?;
+    Ok(ds.docs.into_iter().next().map(|d| d.value).unwrap_or(Node::Null))
+}
+
+fn read_path(path: &str) -> Result<Vec<u8>> {
+    if path == "-" {
+        return files::read_stdin();
+    }
+    std::fs::read(path).map_err(|e| anyhow!("Reading file '{path}': {e}"))
+}
+
+/// `--data-values-file [@lib:]path`: a YAML file, a directory of them, or `-`.
+fn values_file(spec: &str, strict: bool) -> Result<Vec<CliValues>> {
+    let (library, path) = split_library(spec)?;
+    let mut paths = Vec::new();
+    if path != "-" && Path::new(path).is_dir() {
+        collect_yaml_files(Path::new(path), &mut paths)?;
+    } else {
+        paths.push(path.to_owned());
+    }
+    let mut out = Vec::new();
+    for p in paths {
+        let bytes = read_path(&p)?;
+        let name = if p == "-" { "stdin.yml".to_owned() } else { p.clone() };
+        let display = Path::new(&name)
+            .file_name()
+            .map_or(name.clone(), |n| n.to_string_lossy().into_owned());
+        let text = String::from_utf8(bytes)
+            .map_err(|_| anyhow!("Reading data values file '{display}': not valid UTF-8"))?;
+        let file: Arc<str> = Arc::from(display.as_str());
+        let ds = parse(&text, &file, &ParseOptions { strict })
+            .map_err(|e| anyhow!("Unmarshaling YAML data values file '{display}': {e}"))?;
+        if crate::template::is_templated(&ds) {
+            bail!(
+                "Expected data values file '{display}' to be plain YAML (no '#@' annotations); use -f to pass data values templates"
+            );
+        }
+        for doc in ds.docs {
+            out.push(CliValues::Plain {
+                library: library.clone(),
+                doc: plain(doc.value),
+                source: display.clone(),
+            });
+        }
+    }
+    Ok(out)
+}
+
+fn plain(mut n: Node) -> Node {
+    crate::yaml::parser::dedup_last_wins_deep(&mut n);
+    n
+}
+
+fn collect_yaml_files(dir: &Path, out: &mut Vec<String>) -> Result<()> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .map_err(|e| anyhow!("Reading directory '{}': {e}", dir.display()))?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            collect_yaml_files(&p, out)?;
+        } else if matches!(
+            p.extension().and_then(|e| e.to_str()),
+            Some("yml") | Some("yaml")
+        ) {
+            out.push(p.to_string_lossy().into_owned());
+        }
+    }
+    Ok(())
+}
+
+/// `--data-values-env[-yaml] [@lib:]PREFIX`: variables `PREFIX_a__b=value`.
+fn env_values(spec: &str, yaml: bool, strict: bool) -> Result<Vec<CliValues>> {
+    let (library, prefix) = split_library(spec)?;
+    let source = if yaml {
+        "(data-values-env-yaml arg)"
+    } else {
+        "(data-values-env arg)"
+    };
+    let mut vars: Vec<(String, String)> = std::env::vars()
+        .filter_map(|(k, v)| {
+            k.strip_prefix(&format!("{prefix}_"))
+                .map(|rest| (rest.to_owned(), v))
+        })
+        .collect();
+    vars.sort();
+    let mut out = Vec::new();
+    for (key, value) in vars {
+        let value = if yaml {
+            yaml_value(&value, source, strict)?
+        } else {
+            Node::Str(value)
+        };
+        out.push(CliValues::KeyValue {
+            library: library.clone(),
+            path: key.split("__").map(str::to_owned).collect(),
+            value,
+            source: source.into(),
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_key_values_with_library_selectors() {
+        let (lib, path, v) = split_kv("@lib:a.b=c=d").unwrap();
+        assert_eq!(lib.as_deref(), Some("@lib"));
+        assert_eq!(path, vec!["a", "b"]);
+        assert_eq!(v, "c=d");
+        let err = split_kv("i:nt=124").unwrap_err().to_string();
+        assert!(err.contains("Expected at most one library-key separator ':' in 'i:nt'"));
+    }
+}

@@ -1,0 +1,840 @@
+//! Applying overlay nodes: matching right items to left items, checking the expected
+//! number of matches, and the operations (merge, remove, replace, insert, append, assert).
+
+use super::errors::{OverlayError, Result};
+use super::matching::{compare_subset, go_type, lines_suffix, parse_expects_str, Expects, Matcher};
+use super::Host;
+use crate::yaml::{Annotation, Array, ArrayItem, Doc, DocSet, Map, MapItem, Meta, Node, Pos, ValueRef};
+
+const MATCH: &str = "overlay/match";
+const CHILD_DEFAULTS: &str = "overlay/match-child-defaults";
+
+/// True for the annotations the overlay engine interprets (`overlay/...`); they are left
+/// out of nodes the engine adds to the result.
+pub fn is_overlay_annotation(a: &Annotation) -> bool {
+    a.name.starts_with("overlay/")
+}
+
+/// Applies one overlay document onto every document of `left`. Document indexes given to
+/// matchers count across all document sets; appended documents (`@overlay/append`,
+/// unmatched merges, `or_add`) go into the last document set.
+pub fn apply_to_docsets<H: Host + ?Sized>(
+    left: &mut Vec<DocSet>,
+    overlay: &Doc,
+    host: &mut H,
+) -> Result<()> {
+    Engine { host }.doc(left, overlay)
+}
+
+/// Applies each document of `overlay`, in order, onto the documents of `left` (see
+/// [`apply_to_docsets`]).
+pub fn apply_docset<H: Host + ?Sized>(
+    left: &mut Vec<DocSet>,
+    overlay: &DocSet,
+    host: &mut H,
+) -> Result<()> {
+    let mut e = Engine { host };
+    for d in &overlay.docs {
+        e.doc(left, d)?;
+    }
+    Ok(())
+}
+
+/// Applies an overlay node onto `left`: a right map merges into a left map, a right array
+/// is applied item by item onto a left array, a scalar (or a collection over null)
+/// replaces the left value.
+pub fn apply_node<H: Host + ?Sized>(mut left: Node, right: &Node, host: &mut H) -> Result<Node> {
+    let mut e = Engine { host };
+    let mut meta = Meta::default();
+    e.merge_into(&mut left, &mut meta, right, &Meta::default(), &Defaults::default())?;
+    Ok(left)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Op {
+    Merge,
+    Remove,
+    Replace,
+    Insert,
+    Append,
+    Assert,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Kind {
+    Doc,
+    MapItem,
+    ArrayItem,
+}
+
+/// An expected number of matches; `when` expectations skip the node when unmet.
+#[derive(Debug, Clone)]
+struct Expectation {
+    expects: Expects,
+    when: bool,
+}
+
+/// Expectations set by `@overlay/match-child-defaults` for descendants.
+#[derive(Debug, Clone, Default)]
+struct Defaults(Option<Expectation>);
+
+enum By {
+    Native(Matcher),
+    Func(ValueRef),
+    /// Map items without `by`: key equality.
+    KeyEq,
+    /// Array items without `by`: nothing matches.
+    Nothing,
+}
+
+struct MatchInfo {
+    by: By,
+    expectation: Expectation,
+}
+
+/// The arguments of the node's operation annotation.
+#[derive(Default)]
+struct OpArgs {
+    via: Option<ValueRef>,
+    or_add: bool,
+    before: bool,
+    after: bool,
+}
+
+fn key_text(k: &Node) -> String {
+    match k {
+        Node::Str(s) => s.clone(),
+        Node::Int(i) => i.to_string(),
+        Node::Float(f) => f.to_string(),
+        Node::Bool(b) => b.to_string(),
+        Node::Null => "null".to_owned(),
+        other => other.type_name().to_owned(),
+    }
+}
+
+fn err<T>(msg: impl Into<String>) -> Result<T> {
+    Err(OverlayError::new(msg))
+}
+
+/// A copy of `meta` without overlay annotations.
+fn clean_meta(meta: &Meta) -> Meta {
+    Meta {
+        pos: meta.pos.clone(),
+        comments: meta.comments.clone(),
+        annotations: meta
+            .annotations
+            .iter()
+            .filter(|a| !is_overlay_annotation(a))
+            .cloned()
+            .collect(),
+    }
+}
+
+/// A copy of `n` whose items carry no overlay annotations.
+fn clean(n: &Node) -> Node {
+    match n {
+        Node::Map(m) => Node::Map(Map {
+            items: m
+                .items
+                .iter()
+                .map(|i| MapItem {
+                    key: i.key.clone(),
+                    value: clean(&i.value),
+                    meta: clean_meta(&i.meta),
+                })
+                .collect(),
+        }),
+        Node::Array(a) => Node::Array(Array {
+            items: a
+                .items
+                .iter()
+                .map(|i| ArrayItem {
+                    value: clean(&i.value),
+                    meta: clean_meta(&i.meta),
+                })
+                .collect(),
+        }),
+        other => other.clone(),
+    }
+}
+
+struct Engine<'h, H: Host + ?Sized> {
+    host: &'h mut H,
+}
+
+impl<H: Host + ?Sized> Engine<'_, H> {
+    // ---- annotations -------------------------------------------------------------
+
+    fn op(&mut self, meta: &Meta) -> Result<(Op, OpArgs)> {
+        let mut found: Option<(Op, &Annotation)> = None;
+        for a in &meta.annotations {
+            let op = match a.name.as_str() {
+                "overlay/merge" => Op::Merge,
+                "overlay/remove" => Op::Remove,
+                "overlay/replace" => Op::Replace,
+                "overlay/insert" => Op::Insert,
+                "overlay/append" => Op::Append,
+                "overlay/assert" => Op::Assert,
+                _ => continue,
+            };
+            if let Some((_, prev)) = found {
+                return err(format!(
+                    "Expected to find only one overlay operation annotation, but found '{}' and '{}'",
+                    prev.name, a.name
+                ));
+            }
+            found = Some((op, a));
+        }
+        let Some((op, ann)) = found else {
+            return Ok((Op::Merge, OpArgs::default()));
+        };
+        let mut args = OpArgs::default();
+        for (k, r) in &ann.kwargs {
+            match (op, k.as_str()) {
+                (Op::Replace | Op::Insert | Op::Assert, "via") => {
+                    if !self.host.is_callable(*r)? {
+                        let t = self.host.type_name(*r)?;
+                        return err(format!(
+                            "Expected '{}' annotation keyword argument 'via' to be function, but was {t}",
+                            ann.name
+                        ));
+                    }
+                    args.via = Some(*r);
+                }
+                (Op::Replace, "or_add") => args.or_add = self.bool_kwarg(&ann.name, k, *r)?,
+                (Op::Insert, "before") => args.before = self.bool_kwarg(&ann.name, k, *r)?,
+                (Op::Insert, "after") => args.after = self.bool_kwarg(&ann.name, k, *r)?,
+                _ => {
+                    return err(format!(
+                        "Unknown keyword argument '{k}' in '{}' annotation",
+                        ann.name
+                    ))
+                }
+            }
+        }
+        Ok((op, args))
+    }
+
+    fn bool_kwarg(&mut self, ann: &str, kwarg: &str, r: ValueRef) -> Result<bool> {
+        match self.host.value(r) {
+            Ok(Node::Bool(b)) => Ok(b),
+            _ => {
+                let t = self.host.type_name(r)?;
+                err(format!(
+                    "Expected '{ann}' annotation keyword argument '{kwarg}' to be a boolean, but was {t}"
+                ))
+            }
+        }
+    }
+
+    /// The expectation an annotation (`overlay/match` or `overlay/match-child-defaults`)
+    /// states, if any.
+    fn expectation(&mut self, ann: &Annotation) -> Result<Option<Expectation>> {
+        let given: Vec<&(String, ValueRef)> = ann
+            .kwargs
+            .iter()
+            .filter(|(k, _)| matches!(k.as_str(), "expects" | "missing_ok" | "when"))
+            .collect();
+        if given.len() > 1 {
+            return err(format!(
+                "Expected only one of keyword arguments ('expects', 'missing_ok', 'when') in '{}' annotation",
+                ann.name
+            ));
+        }
+        let Some((k, r)) = given.first().map(|(k, r)| (k.as_str(), *r)) else {
+            return Ok(None);
+        };
+        if k == "missing_ok" {
+            let ok = self.bool_kwarg(&ann.name, k, r)?;
+            return Ok(Some(Expectation {
+                expects: Expects::missing_ok(ok),
+                when: false,
+            }));
+        }
+        let expects = self.expects_value(&ann.name, k, r)?;
+        Ok(Some(Expectation {
+            expects,
+            when: k == "when",
+        }))
+    }
+
+    fn expects_value(&mut self, ann: &str, kwarg: &str, r: ValueRef) -> Result<Expects> {
+        if self.host.is_callable(r)? {
+            return Ok(Expects::Func(r));
+        }
+        let bad = |t: String| {
+            OverlayError::new(format!(
+                "Expected '{ann}' annotation keyword argument '{kwarg}' to be either int, string or function, but was {t}"
+            ))
+        };
+        let v = match self.host.value(r) {
+            Ok(v) => v,
+            Err(_) => return Err(bad(self.host.type_name(r)?)),
+        };
+        let one = |v: &Node| -> Result<Expects> {
+            match v {
+                Node::Int(i) => Ok(Expects::Exactly(*i)),
+                Node::Str(s) => parse_expects_str(s, kwarg).map_err(OverlayError::new),
+                other => Err(bad(format!("starlark.{}", other.type_name()))),
+            }
+        };
+        match &v {
+            Node::Array(a) => {
+                let mut alts = Vec::with_capacity(a.items.len());
+                for i in &a.items {
+                    alts.push(one(&i.value)?);
+                }
+                Ok(Expects::OneOf(alts))
+            }
+            Node::Int(_) | Node::Str(_) => one(&v),
+            _ => Err(bad(self.host.type_name(r)?)),
+        }
+    }
+
+    fn child_defaults(&mut self, meta: &Meta, inherited: &Defaults) -> Result<Defaults> {
+        match meta.annotation(CHILD_DEFAULTS) {
+            Some(a) => match self.expectation(a)? {
+                Some(e) => Ok(Defaults(Some(e))),
+                None => Ok(inherited.clone()),
+            },
+            None => Ok(inherited.clone()),
+        }
+    }
+
+    fn match_info(&mut self, meta: &Meta, kind: Kind, defaults: &Defaults) -> Result<MatchInfo> {
+        let ann = meta.annotation(MATCH);
+        if let (Kind::Doc, Some(a)) = (kind, ann) {
+            if a.kwargs.is_empty() {
+                return err(
+                    "Expected 'overlay/match' annotation to have at least one keyword argument (by=..., expects=...)",
+                );
+            }
+        }
+        let by = match ann.and_then(|a| a.kwarg("by")) {
+            Some(r) => self.by(r, kind)?,
+            None => match kind {
+                Kind::Doc => By::Native(Matcher::All),
+                Kind::MapItem => By::KeyEq,
+                Kind::ArrayItem => By::Nothing,
+            },
+        };
+        let own = match ann {
+            Some(a) => self.expectation(a)?,
+            None => None,
+        };
+        let expectation = own.or_else(|| defaults.0.clone()).unwrap_or(Expectation {
+            expects: Expects::Exactly(1),
+            when: false,
+        });
+        Ok(MatchInfo { by, expectation })
+    }
+
+    fn by(&mut self, r: ValueRef, kind: Kind) -> Result<By> {
+        if let Some(m) = self.host.matcher(r)? {
+            return Ok(By::Native(m));
+        }
+        if self.host.is_callable(r)? {
+            return Ok(By::Func(r));
+        }
+        if kind != Kind::Doc {
+            if let Ok(Node::Str(s)) = self.host.value(r) {
+                return Ok(By::Native(Matcher::MapKey(Node::Str(s))));
+            }
+        }
+        let t = self.host.type_name(r)?;
+        err(format!(
+            "Expected 'overlay/match' annotation keyword argument 'by' to be function, but was {t}"
+        ))
+    }
+
+    /// Whether `left` (at `index_or_key`) is matched by `by` for the overlay node `right`.
+    fn test(&mut self, by: &By, index_or_key: &Node, left: &Node, right: &Node) -> Result<bool> {
+        match by {
+            By::Native(m) => m.matches(index_or_key, left, right).map_err(OverlayError::new),
+            By::Func(r) => match self.host.call(*r, &[index_or_key, left, right])? {
+                Node::Bool(b) => Ok(b),
+                other => err(format!(
+                    "Expected 'overlay/match' annotation keyword argument 'by' function to return a boolean, but was {}",
+                    other.type_name()
+                )),
+            },
+            By::KeyEq => Ok(false),
+            By::Nothing => Ok(false),
+        }
+    }
+
+    /// Checks the number of matches: Ok(true) to go on, Ok(false) to skip the node (an
+    /// unmet `when`).
+    fn expect(&mut self, e: &Expectation, positions: &[&Pos]) -> Result<bool> {
+        let n = positions.len() as i64;
+        if self.met(&e.expects, n)? {
+            return Ok(true);
+        }
+        if e.when {
+            return Ok(false);
+        }
+        if let Expects::Func(_) = e.expects {
+            return err(format!(
+                "Expectation of number of matched nodes failed{}",
+                lines_suffix(positions)
+            ));
+        }
+        err(format!(
+            "Expected number of matched nodes to be {}, but was {n}{}",
+            e.expects.describe(),
+            lines_suffix(positions)
+        ))
+    }
+
+    fn met(&mut self, e: &Expects, n: i64) -> Result<bool> {
+        Ok(match e {
+            Expects::Exactly(x) => n == *x,
+            Expects::AtLeast(x) => n >= *x,
+            Expects::OneOf(alts) => {
+                for a in alts {
+                    if self.met(a, n)? {
+                        return Ok(true);
+                    }
+                }
+                false
+            }
+            Expects::Func(r) => match self.host.call(*r, &[&Node::Int(n)])? {
+                Node::Bool(b) => b,
+                _ => {
+                    return err(
+                        "Expected keyword argument 'expects' to have a function that returns a boolean",
+                    )
+                }
+            },
+        })
+    }
+
+    // ---- operations ----------------------------------------------------------------
+
+    /// The value a `replace` (or `insert`) puts in place of `left`.
+    fn new_value(&mut self, via: Option<ValueRef>, left: &Node, right: &Node) -> Result<Node> {
+        match via {
+            Some(r) => Ok(self.host.call(r, &[left, right])?),
+            None => Ok(clean(right)),
+        }
+    }
+
+    fn assert(&mut self, via: Option<ValueRef>, left: &Node, right: &Node) -> Result<()> {
+        let Some(r) = via else {
+            return compare_subset(left, right).map_err(|m| {
+                OverlayError::new(format!("Expected objects to equal, but did not: {m}"))
+            });
+        };
+        match self.host.call(r, &[left, right])? {
+            Node::Null | Node::Bool(true) => Ok(()),
+            Node::Bool(false) => err("Expected via invocation to return true, but was false"),
+            Node::Array(a) if a.items.len() == 2 => match (&a.items[0].value, &a.items[1].value) {
+                (Node::Bool(true), Node::Str(_)) => Ok(()),
+                (Node::Bool(false), Node::Str(msg)) => err(format!(
+                    "Expected via invocation to return true, but was false with message: {msg}"
+                )),
+                _ => err(
+                    "Expected via invocation to return NoneType, Bool or Tuple(Bool,String), but returned neither of those",
+                ),
+            },
+            _ => err(
+                "Expected via invocation to return NoneType, Bool or Tuple(Bool,String), but returned neither of those",
+            ),
+        }
+    }
+
+    /// After an assertion, the overlay's children still apply to the left node.
+    fn descend(&mut self, left: &mut Node, right: &Node, defaults: &Defaults) -> Result<()> {
+        match (left, right) {
+            (Node::Map(l), Node::Map(r)) => self.merge_map(l, r, defaults),
+            (Node::Array(l), Node::Array(r)) => self.merge_array(l, r, defaults),
+            _ => Ok(()),
+        }
+    }
+
+    /// Merges `right` into `left`: maps recursively, arrays item by item; anything else
+    /// (or anything over null) replaces the left value, which then takes the right item's
+    /// position.
+    fn merge_into(
+        &mut self,
+        left: &mut Node,
+        left_meta: &mut Meta,
+        right: &Node,
+        right_meta: &Meta,
+        defaults: &Defaults,
+    ) -> Result<()> {
+        match (right, &mut *left) {
+            (Node::Map(r), Node::Map(l)) => self.merge_map(l, r, defaults),
+            (Node::Array(r), Node::Array(l)) => self.merge_array(l, r, defaults),
+            (Node::Map(_), l) if !l.is_null() => {
+                err(format!("Expected map, but was {}", go_type(l)))
+            }
+            (Node::Array(_), l) if !l.is_null() => {
+                err(format!("Expected array, but was {}", go_type(l)))
+            }
+            _ => {
+                *left = clean(right);
+                left_meta.pos = right_meta.pos.clone();
+                Ok(())
+            }
+        }
+    }
+
+    fn merge_map(&mut self, left: &mut Map, right: &Map, defaults: &Defaults) -> Result<()> {
+        for ri in &right.items {
+            self.map_item(left, ri, defaults).map_err(|e| {
+                e.within(format!(
+                    "Map item (key '{}') on line {}",
+                    key_text(&ri.key),
+                    ri.meta.pos.describe()
+                ))
+            })?;
+        }
+        Ok(())
+    }
+
+    fn map_item(&mut self, left: &mut Map, ri: &MapItem, defaults: &Defaults) -> Result<()> {
+        let (op, args) = self.op(&ri.meta)?;
+        match op {
+            Op::Insert | Op::Append => {
+                let name = if op == Op::Insert { "insert" } else { "append" };
+                return err(format!(
+                    "Found @overlay/{name} on map item ({}); only array items can be annotated with @overlay/{name}",
+                    ri.meta.pos.describe()
+                ));
+            }
+            _ => {}
+        }
+        let info = self.match_info(&ri.meta, Kind::MapItem, defaults)?;
+        let child_defaults = self.child_defaults(&ri.meta, defaults)?;
+        let mut idxs = Vec::new();
+        match &info.by {
+            By::KeyEq => {
+                for (i, li) in left.items.iter().enumerate() {
+                    if li.key.value_eq(&ri.key) {
+                        idxs.push(i);
+                    }
+                }
+            }
+            by => {
+                for (i, li) in left.items.iter().enumerate() {
+                    if self.test(by, &li.key, &li.value, &ri.value)? {
+                        idxs.push(i);
+                    }
+                }
+            }
+        }
+        let positions: Vec<&Pos> = idxs.iter().map(|&i| &left.items[i].meta.pos).collect();
+        if !self.expect(&info.expectation, &positions)? {
+            return Ok(());
+        }
+        match op {
+            Op::Merge => {
+                if idxs.is_empty() {
+                    left.items.push(MapItem {
+                        key: ri.key.clone(),
+                        value: clean(&ri.value),
+                        meta: clean_meta(&ri.meta),
+                    });
+                }
+                for i in idxs {
+                    let li = &mut left.items[i];
+                    self.merge_into(&mut li.value, &mut li.meta, &ri.value, &ri.meta, &child_defaults)?;
+                }
+            }
+            Op::Remove => {
+                for i in idxs.into_iter().rev() {
+                    left.items.remove(i);
+                }
+            }
+            Op::Replace => {
+                if idxs.is_empty() && args.or_add {
+                    let value = self.new_value(args.via, &Node::Null, &ri.value)?;
+                    left.items.push(MapItem {
+                        key: ri.key.clone(),
+                        value,
+                        meta: clean_meta(&ri.meta),
+                    });
+                }
+                for i in idxs {
+                    let value = self.new_value(args.via, &left.items[i].value, &ri.value)?;
+                    let li = &mut left.items[i];
+                    li.value = value;
+                    li.meta.pos = ri.meta.pos.clone();
+                }
+            }
+            Op::Assert => {
+                for i in idxs {
+                    self.assert(args.via, &left.items[i].value, &ri.value)?;
+                    self.descend(&mut left.items[i].value, &ri.value, &child_defaults)?;
+                }
+            }
+            Op::Insert | Op::Append => {}
+        }
+        Ok(())
+    }
+
+    fn merge_array(&mut self, left: &mut Array, right: &Array, defaults: &Defaults) -> Result<()> {
+        for ri in &right.items {
+            self.array_item(left, ri, defaults).map_err(|e| {
+                e.within(format!("Array item on line {}", ri.meta.pos.describe()))
+            })?;
+        }
+        Ok(())
+    }
+
+    fn array_item(&mut self, left: &mut Array, ri: &ArrayItem, defaults: &Defaults) -> Result<()> {
+        let (op, args) = self.op(&ri.meta)?;
+        if op == Op::Append {
+            left.items.push(ArrayItem {
+                value: clean(&ri.value),
+                meta: clean_meta(&ri.meta),
+            });
+            return Ok(());
+        }
+        let info = if ri.meta.has_annotation(MATCH) {
+            self.match_info(&ri.meta, Kind::ArrayItem, defaults)?
+        } else {
+            // unannotated array items match nothing: merging them appends
+            MatchInfo {
+                by: By::Nothing,
+                expectation: Expectation {
+                    expects: Expects::Exactly(0),
+                    when: false,
+                },
+            }
+        };
+        let child_defaults = self.child_defaults(&ri.meta, defaults)?;
+        let mut idxs = Vec::new();
+        if !matches!(info.by, By::Nothing) {
+            for (i, li) in left.items.iter().enumerate() {
+                if self.test(&info.by, &Node::Int(i as i64), &li.value, &ri.value)? {
+                    idxs.push(i);
+                }
+            }
+        }
+        let positions: Vec<&Pos> = idxs.iter().map(|&i| &left.items[i].meta.pos).collect();
+        if !self.expect(&info.expectation, &positions)? {
+            return Ok(());
+        }
+        match op {
+            Op::Merge => {
+                if idxs.is_empty() {
+                    left.items.push(ArrayItem {
+                        value: clean(&ri.value),
+                        meta: clean_meta(&ri.meta),
+                    });
+                }
+                for i in idxs {
+                    let li = &mut left.items[i];
+                    self.merge_into(&mut li.value, &mut li.meta, &ri.value, &ri.meta, &child_defaults)?;
+                }
+            }
+            Op::Remove => {
+                for i in idxs.into_iter().rev() {
+                    left.items.remove(i);
+                }
+            }
+            Op::Replace => {
+                if idxs.is_empty() && args.or_add {
+                    let value = self.new_value(args.via, &Node::Null, &ri.value)?;
+                    left.items.push(ArrayItem {
+                        value,
+                        meta: clean_meta(&ri.meta),
+                    });
+                }
+                for i in idxs {
+                    let value = self.new_value(args.via, &left.items[i].value, &ri.value)?;
+                    let li = &mut left.items[i];
+                    li.value = value;
+                    li.meta.pos = ri.meta.pos.clone();
+                }
+            }
+            Op::Insert => {
+                if idxs.is_empty() || !(args.before || args.after) {
+                    return Ok(());
+                }
+                let old = std::mem::take(&mut left.items);
+                let mut out = Vec::with_capacity(old.len() + 2 * idxs.len());
+                let mut next = idxs.iter().copied().peekable();
+                for (i, item) in old.into_iter().enumerate() {
+                    if next.peek() == Some(&i) {
+                        next.next();
+                        let value = match self.new_value(args.via, &item.value, &ri.value) {
+                            Ok(v) => v,
+                            Err(e) => {
+                                left.items = out;
+                                return Err(e);
+                            }
+                        };
+                        let new = ArrayItem {
+                            value,
+                            meta: clean_meta(&ri.meta),
+                        };
+                        if args.before && args.after {
+                            out.push(new.clone());
+                            out.push(item);
+                            out.push(new);
+                        } else if args.before {
+                            out.push(new);
+                            out.push(item);
+                        } else {
+                            out.push(item);
+                            out.push(new);
+                        }
+                    } else {
+                        out.push(item);
+                    }
+                }
+                left.items = out;
+            }
+            Op::Assert => {
+                for i in idxs {
+                    self.assert(args.via, &left.items[i].value, &ri.value)?;
+                    self.descend(&mut left.items[i].value, &ri.value, &child_defaults)?;
+                }
+            }
+            Op::Append => {}
+        }
+        Ok(())
+    }
+
+    fn doc(&mut self, left: &mut Vec<DocSet>, rd: &Doc) -> Result<()> {
+        self.doc_inner(left, rd)
+            .map_err(|e| e.within(format!("Document on line {}", rd.meta.pos.describe())))
+    }
+
+    fn push_doc(left: &mut Vec<DocSet>, doc: Doc) {
+        if left.is_empty() {
+            left.push(DocSet::default());
+        }
+        if let Some(last) = left.last_mut() {
+            last.docs.push(doc);
+        }
+    }
+
+    fn doc_inner(&mut self, left: &mut Vec<DocSet>, rd: &Doc) -> Result<()> {
+        let (op, args) = self.op(&rd.meta)?;
+        if op == Op::Append {
+            Self::push_doc(
+                left,
+                Doc {
+                    value: clean(&rd.value),
+                    meta: clean_meta(&rd.meta),
+                },
+            );
+            return Ok(());
+        }
+        let info = self.match_info(&rd.meta, Kind::Doc, &Defaults::default())?;
+        let child_defaults = self.child_defaults(&rd.meta, &Defaults::default())?;
+        // (docset, doc) of each matched document, in order
+        let mut idxs: Vec<(usize, usize)> = Vec::new();
+        let mut global = 0i64;
+        for (s, set) in left.iter().enumerate() {
+            for (d, doc) in set.docs.iter().enumerate() {
+                if self.test(&info.by, &Node::Int(global), &doc.value, &rd.value)? {
+                    idxs.push((s, d));
+                }
+                global += 1;
+            }
+        }
+        let positions: Vec<&Pos> = idxs.iter().map(|&(s, d)| &left[s].docs[d].meta.pos).collect();
+        if !self.expect(&info.expectation, &positions)? {
+            return Ok(());
+        }
+        let new_doc = |value: Node| Doc {
+            value,
+            meta: clean_meta(&rd.meta),
+        };
+        match op {
+            Op::Merge => {
+                if idxs.is_empty() {
+                    Self::push_doc(left, new_doc(clean(&rd.value)));
+                }
+                for (s, d) in idxs {
+                    let doc = &mut left[s].docs[d];
+                    self.merge_into(&mut doc.value, &mut doc.meta, &rd.value, &rd.meta, &child_defaults)?;
+                }
+            }
+            Op::Remove => {
+                let mut k = 0;
+                for (s, set) in left.iter_mut().enumerate() {
+                    if !idxs[k..].first().is_some_and(|&(ms, _)| ms == s) {
+                        continue;
+                    }
+                    let mut d = 0;
+                    set.docs.retain(|_| {
+                        let remove = idxs.get(k) == Some(&(s, d));
+                        if remove {
+                            k += 1;
+                        }
+                        d += 1;
+                        !remove
+                    });
+                }
+            }
+            Op::Replace => {
+                if idxs.is_empty() && args.or_add {
+                    let value = self.new_value(args.via, &Node::Null, &rd.value)?;
+                    Self::push_doc(left, new_doc(value));
+                }
+                for (s, d) in idxs {
+                    let value = self.new_value(args.via, &left[s].docs[d].value, &rd.value)?;
+                    let doc = &mut left[s].docs[d];
+                    doc.value = value;
+                    doc.meta.pos = rd.meta.pos.clone();
+                }
+            }
+            Op::Insert => {
+                if !(args.before || args.after) {
+                    return Ok(());
+                }
+                let mut k = 0;
+                for s in 0..left.len() {
+                    if !idxs[k..].first().is_some_and(|&(ms, _)| ms == s) {
+                        continue;
+                    }
+                    let old = std::mem::take(&mut left[s].docs);
+                    let mut out = Vec::with_capacity(old.len() + 2);
+                    let mut failed = None;
+                    for (d, doc) in old.into_iter().enumerate() {
+                        if failed.is_none() && idxs.get(k) == Some(&(s, d)) {
+                            k += 1;
+                            match self.new_value(args.via, &doc.value, &rd.value) {
+                                Ok(value) => {
+                                    let new = new_doc(value);
+                                    if args.before && args.after {
+                                        out.push(new.clone());
+                                        out.push(doc);
+                                        out.push(new);
+                                    } else if args.before {
+                                        out.push(new);
+                                        out.push(doc);
+                                    } else {
+                                        out.push(doc);
+                                        out.push(new);
+                                    }
+                                    continue;
+                                }
+                                Err(e) => failed = Some(e),
+                            }
+                        }
+                        out.push(doc);
+                    }
+                    left[s].docs = out;
+                    if let Some(e) = failed {
+                        return Err(e);
+                    }
+                }
+            }
+            Op::Assert => {
+                for (s, d) in idxs {
+                    self.assert(args.via, &left[s].docs[d].value, &rd.value)?;
+                    self.descend(&mut left[s].docs[d].value, &rd.value, &child_defaults)?;
+                }
+            }
+            Op::Append => {}
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,197 @@
+//! Data values: `@data/values` documents, the command line's values, and how they merge.
+
+use anyhow::{anyhow, bail};
+
+use crate::template::annotations::annotations_of;
+use crate::yaml::{Doc, DocSet, Map, MapItem, Meta, Node};
+
+pub const DATA_VALUES: &str = "data/values";
+pub const DATA_VALUES_SCHEMA: &str = "data/values-schema";
+
+/// Data values given on the command line, already in precedence order (lowest first):
+/// `--data-values-file`, `--data-values-env`, `--data-values-env-yaml`, `-v`,
+/// `--data-value-yaml`, `--data-value-file`.
+#[derive(Clone, Debug)]
+pub enum CliValues {
+    /// A plain YAML document (`--data-values-file`): new keys are added, arrays and
+    /// scalars replaced.
+    Plain {
+        library: Option<String>,
+        doc: Node,
+        /// How the source is named in messages.
+        source: String,
+    },
+    /// One value at a key path (`-v a.b=c`, env variables…): the path is created as needed.
+    KeyValue {
+        library: Option<String>,
+        path: Vec<String>,
+        value: Node,
+        source: String,
+    },
+}
+
+impl CliValues {
+    pub fn library(&self) -> Option<&str> {
+        match self {
+            CliValues::Plain { library, .. } | CliValues::KeyValue { library, .. } => {
+                library.as_deref()
+            }
+        }
+    }
+}
+
+/// Whether a parsed document is annotated `@data/values` (read from its comments, before
+/// evaluation).
+pub fn is_data_values_doc(doc: &Doc) -> bool {
+    annotations_of(&doc.meta.comments).any(|(name, _)| name == DATA_VALUES)
+}
+
+pub fn is_schema_doc(doc: &Doc) -> bool {
+    annotations_of(&doc.meta.comments).any(|(name, _)| name == DATA_VALUES_SCHEMA)
+}
+
+/// `@data/values` is only allowed on documents.
+pub fn check_annotation_placement(file: &str, ds: &DocSet) -> anyhow::Result<()> {
+    fn walk(file: &str, n: &Node) -> anyhow::Result<()> {
+        let check = |meta: &Meta, what: &str| -> anyhow::Result<()> {
+            for (name, _) in annotations_of(&meta.comments) {
+                if name == DATA_VALUES || name == DATA_VALUES_SCHEMA {
+                    bail!(
+                        "Found @{name} on {what} ({file}:{}); only documents (---) can be annotated with @{name}",
+                        meta.pos.line
+                    );
+                }
+            }
+            Ok(())
+        };
+        match n {
+            Node::Map(m) => {
+                for i in &m.items {
+                    check(&i.meta, "map item")?;
+                    walk(file, &i.value)?;
+                }
+            }
+            Node::Array(a) => {
+                for i in &a.items {
+                    check(&i.meta, "array item")?;
+                    walk(file, &i.value)?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+    for d in &ds.docs {
+        walk(file, &d.value)?;
+    }
+    Ok(())
+}
+
+/// Plain merge: maps merge key by key (new keys are added), anything else replaces.
+pub fn merge_plain(left: &mut Node, right: Node) {
+    match (left, right) {
+        (Node::Map(l), Node::Map(r)) => {
+            for item in r.items {
+                match l.items.iter_mut().find(|i| i.key.value_eq(&item.key)) {
+                    Some(existing) => merge_plain(&mut existing.value, item.value),
+                    None => l.items.push(item),
+                }
+            }
+        }
+        (l, r) => *l = r,
+    }
+}
+
+/// Sets the value at `path`, creating maps on the way (`-v a.b.c=x`).
+pub fn set_path(left: &mut Node, path: &[String], value: Node, source: &str) -> anyhow::Result<()> {
+    let Some((first, rest)) = path.split_first() else {
+        *left = value;
+        return Ok(());
+    };
+    if left.is_null() {
+        *left = Node::Map(Map::default());
+    }
+    let Node::Map(m) = left else {
+        bail!(
+            "Overlaying data value from {source}: expected key '{first}' to be in a map, but found {}",
+            left.type_name()
+        );
+    };
+    let key = Node::Str(first.clone());
+    if let Some(item) = m.items.iter_mut().find(|i| i.key.value_eq(&key)) {
+        return set_path(&mut item.value, rest, value, source);
+    }
+    let mut child = Node::Null;
+    set_path(&mut child, rest, value, source)?;
+    m.items.push(MapItem {
+        key,
+        value: child,
+        meta: Meta::default(),
+    });
+    Ok(())
+}
+
+/// Applies the command line's values (those for this library) onto `values`.
+pub fn apply_cli(values: &mut Node, cli: &[&CliValues]) -> anyhow::Result<()> {
+    for c in cli {
+        match c {
+            CliValues::Plain { doc, .. } => {
+                if values.is_null() {
+                    *values = Node::Map(Map::default());
+                }
+                merge_plain(values, doc.clone());
+            }
+            CliValues::KeyValue {
+                path,
+                value,
+                source,
+                ..
+            } => set_path(values, path, value.clone(), source)
+                .map_err(|e| anyhow!("{e:#}"))?,
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map(items: &[(&str, Node)]) -> Node {
+        Node::Map(Map {
+            items: items
+                .iter()
+                .map(|(k, v)| MapItem {
+                    key: Node::Str((*k).to_owned()),
+                    value: v.clone(),
+                    meta: Meta::default(),
+                })
+                .collect(),
+        })
+    }
+
+    #[test]
+    fn plain_merge_adds_keys_and_replaces_the_rest() {
+        let mut left = map(&[("a", Node::Int(1)), ("b", map(&[("c", Node::Int(2))]))]);
+        merge_plain(
+            &mut left,
+            map(&[("b", map(&[("d", Node::Int(3))])), ("e", Node::Bool(true))]),
+        );
+        assert_eq!(
+            left,
+            map(&[
+                ("a", Node::Int(1)),
+                ("b", map(&[("c", Node::Int(2)), ("d", Node::Int(3))])),
+                ("e", Node::Bool(true))
+            ])
+        );
+    }
+
+    #[test]
+    fn set_path_creates_maps() {
+        let mut v = Node::Null;
+        set_path(&mut v, &["a".into(), "b".into()], Node::Str("x".into()), "t").unwrap();
+        assert_eq!(v, map(&[("a", map(&[("b", Node::Str("x".into()))]))]));
+        assert!(set_path(&mut v, &["a".into(), "b".into(), "c".into()], Node::Null, "t").is_err());
+    }
+}
