@@ -21,11 +21,14 @@ pub fn dialect() -> Dialect {
 }
 
 /// The globals every template sees: Starlark's builtins (with `set` and `print`) and the
-/// instruction functions.
-pub fn globals() -> Globals {
-    GlobalsBuilder::extended_by(&[LibraryExtension::SetType, LibraryExtension::Print])
-        .with(instructions)
-        .build()
+/// instruction functions. Built once.
+pub fn globals() -> &'static Globals {
+    static GLOBALS: std::sync::OnceLock<Globals> = std::sync::OnceLock::new();
+    GLOBALS.get_or_init(|| {
+        GlobalsBuilder::extended_by(&[LibraryExtension::SetType, LibraryExtension::Print])
+            .with(instructions)
+            .build()
+    })
 }
 
 /// `print()` writes to stderr, as in the reference.

@@ -171,11 +171,13 @@ impl Runtime {
                 .and_then(|l| l.content().get(r.index as usize).copied())
                 .ok_or_else(|| anyhow!("internal error: annotation value {r:?} not found"));
         }
-        if self.evaluating.borrow().last() == Some(&r.serial) {
-            let list = eval
-                .module()
-                .get(instr::ANNOTATION_VALUES)
-                .ok_or_else(|| anyhow!("internal error: no annotation values"))?;
+        if let Some(list) = eval.module().get(instr::ANNOTATION_VALUES) {
+            let owner = ListRef::from_value(list)
+                .and_then(|l| l.content().first().copied())
+                .and_then(|v| v.unpack_i32());
+            if owner != Some(r.serial as i32) {
+                bail!("internal error: annotation value {r:?} is not reachable from here");
+            }
             return ListRef::from_value(list)
                 .and_then(|l| l.content().get(r.index as usize).copied())
                 .ok_or_else(|| anyhow!("internal error: annotation value {r:?} not found"));

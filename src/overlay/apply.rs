@@ -1,10 +1,15 @@
 //! Applying overlay nodes: matching right items to left items, checking the expected
 //! number of matches, and the operations (merge, remove, replace, insert, append, assert).
 
+use std::collections::HashMap;
+use std::rc::Rc;
+
 use super::errors::{OverlayError, Result};
 use super::matching::{compare_subset, go_type, lines_suffix, parse_expects_str, Expects, Matcher};
 use super::Host;
-use crate::yaml::{Annotation, Array, ArrayItem, Doc, DocSet, Map, MapItem, Meta, Node, Pos, ValueRef};
+use crate::yaml::{
+    Annotation, Array, ArrayItem, Doc, DocSet, Map, MapItem, Meta, Node, Pos, ValueRef,
+};
 
 const MATCH: &str = "overlay/match";
 const CHILD_DEFAULTS: &str = "overlay/match-child-defaults";
@@ -23,7 +28,7 @@ pub fn apply_to_docsets<H: Host + ?Sized>(
     overlay: &Doc,
     host: &mut H,
 ) -> Result<()> {
-    Engine { host }.doc(left, overlay)
+    Engine::new(host).doc(left, overlay)
 }
 
 /// Applies each document of `overlay`, in order, onto the documents of `left` (see
@@ -33,7 +38,7 @@ pub fn apply_docset<H: Host + ?Sized>(
     overlay: &DocSet,
     host: &mut H,
 ) -> Result<()> {
-    let mut e = Engine { host };
+    let mut e = Engine::new(host);
     for d in &overlay.docs {
         e.doc(left, d)?;
     }
@@ -44,9 +49,15 @@ pub fn apply_docset<H: Host + ?Sized>(
 /// is applied item by item onto a left array, a scalar (or a collection over null)
 /// replaces the left value.
 pub fn apply_node<H: Host + ?Sized>(mut left: Node, right: &Node, host: &mut H) -> Result<Node> {
-    let mut e = Engine { host };
+    let mut e = Engine::new(host);
     let mut meta = Meta::default();
-    e.merge_into(&mut left, &mut meta, right, &Meta::default(), &Defaults::default())?;
+    e.merge_into(
+        &mut left,
+        &mut meta,
+        right,
+        &Meta::default(),
+        &Defaults::default(),
+    )?;
     Ok(left)
 }
 
@@ -158,8 +169,29 @@ fn clean(n: &Node) -> Node {
     }
 }
 
+/// Everything the annotations of one overlay node say, read once per application.
+struct NodeInfo {
+    op: Op,
+    args: OpArgs,
+    matching: MatchInfo,
+    child_defaults: Defaults,
+}
+
 struct Engine<'h, H: Host + ?Sized> {
     host: &'h mut H,
+    /// Annotations already read, by the address of the overlay node's metadata (the
+    /// overlay tree is borrowed, unchanged, for the engine's lifetime), so that an overlay
+    /// applied to many documents reads its arguments once.
+    infos: HashMap<*const Meta, Rc<NodeInfo>>,
+}
+
+impl<'h, H: Host + ?Sized> Engine<'h, H> {
+    fn new(host: &'h mut H) -> Self {
+        Engine {
+            host,
+            infos: HashMap::new(),
+        }
+    }
 }
 
 impl<H: Host + ?Sized> Engine<'_, H> {
@@ -400,13 +432,49 @@ impl<H: Host + ?Sized> Engine<'_, H> {
             }
             Expects::Func(r) => match self.host.call(*r, &[&Node::Int(n)])? {
                 Node::Bool(b) => b,
-                _ => {
-                    return err(
-                        "Expected keyword argument 'expects' to have a function that returns a boolean",
-                    )
-                }
+                _ => return err(
+                    "Expected keyword argument 'expects' to have a function that returns a boolean",
+                ),
             },
         })
+    }
+
+    /// The node's operation, matching and child defaults (cached per node).
+    fn node_info(&mut self, meta: &Meta, kind: Kind, defaults: &Defaults) -> Result<Rc<NodeInfo>> {
+        let key = meta as *const Meta;
+        if let Some(i) = self.infos.get(&key) {
+            return Ok(i.clone());
+        }
+        let (op, args) = self.op(meta)?;
+        if kind == Kind::MapItem && matches!(op, Op::Insert | Op::Append) {
+            let name = if op == Op::Insert { "insert" } else { "append" };
+            return err(format!(
+                "Found @overlay/{name} on map item ({}); only array items can be annotated with @overlay/{name}",
+                meta.pos.describe()
+            ));
+        }
+        let matching =
+            if op == Op::Append || (kind == Kind::ArrayItem && !meta.has_annotation(MATCH)) {
+                // appended, or an unannotated array item: matches nothing, merging appends
+                MatchInfo {
+                    by: By::Nothing,
+                    expectation: Expectation {
+                        expects: Expects::Exactly(0),
+                        when: false,
+                    },
+                }
+            } else {
+                self.match_info(meta, kind, defaults)?
+            };
+        let child_defaults = self.child_defaults(meta, defaults)?;
+        let info = Rc::new(NodeInfo {
+            op,
+            args,
+            matching,
+            child_defaults,
+        });
+        self.infos.insert(key, info.clone());
+        Ok(info)
     }
 
     // ---- operations ----------------------------------------------------------------
@@ -494,19 +562,8 @@ impl<H: Host + ?Sized> Engine<'_, H> {
     }
 
     fn map_item(&mut self, left: &mut Map, ri: &MapItem, defaults: &Defaults) -> Result<()> {
-        let (op, args) = self.op(&ri.meta)?;
-        match op {
-            Op::Insert | Op::Append => {
-                let name = if op == Op::Insert { "insert" } else { "append" };
-                return err(format!(
-                    "Found @overlay/{name} on map item ({}); only array items can be annotated with @overlay/{name}",
-                    ri.meta.pos.describe()
-                ));
-            }
-            _ => {}
-        }
-        let info = self.match_info(&ri.meta, Kind::MapItem, defaults)?;
-        let child_defaults = self.child_defaults(&ri.meta, defaults)?;
+        let ni = self.node_info(&ri.meta, Kind::MapItem, defaults)?;
+        let (op, args, info, child_defaults) = (ni.op, &ni.args, &ni.matching, &ni.child_defaults);
         let mut idxs = Vec::new();
         match &info.by {
             By::KeyEq => {
@@ -539,7 +596,13 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                 }
                 for i in idxs {
                     let li = &mut left.items[i];
-                    self.merge_into(&mut li.value, &mut li.meta, &ri.value, &ri.meta, &child_defaults)?;
+                    self.merge_into(
+                        &mut li.value,
+                        &mut li.meta,
+                        &ri.value,
+                        &ri.meta,
+                        child_defaults,
+                    )?;
                 }
             }
             Op::Remove => {
@@ -566,7 +629,7 @@ impl<H: Host + ?Sized> Engine<'_, H> {
             Op::Assert => {
                 for i in idxs {
                     self.assert(args.via, &left.items[i].value, &ri.value)?;
-                    self.descend(&mut left.items[i].value, &ri.value, &child_defaults)?;
+                    self.descend(&mut left.items[i].value, &ri.value, child_defaults)?;
                 }
             }
             Op::Insert | Op::Append => {}
@@ -576,15 +639,15 @@ impl<H: Host + ?Sized> Engine<'_, H> {
 
     fn merge_array(&mut self, left: &mut Array, right: &Array, defaults: &Defaults) -> Result<()> {
         for ri in &right.items {
-            self.array_item(left, ri, defaults).map_err(|e| {
-                e.within(format!("Array item on line {}", ri.meta.pos.describe()))
-            })?;
+            self.array_item(left, ri, defaults)
+                .map_err(|e| e.within(format!("Array item on line {}", ri.meta.pos.describe())))?;
         }
         Ok(())
     }
 
     fn array_item(&mut self, left: &mut Array, ri: &ArrayItem, defaults: &Defaults) -> Result<()> {
-        let (op, args) = self.op(&ri.meta)?;
+        let ni = self.node_info(&ri.meta, Kind::ArrayItem, defaults)?;
+        let (op, args, info, child_defaults) = (ni.op, &ni.args, &ni.matching, &ni.child_defaults);
         if op == Op::Append {
             left.items.push(ArrayItem {
                 value: clean(&ri.value),
@@ -592,19 +655,6 @@ impl<H: Host + ?Sized> Engine<'_, H> {
             });
             return Ok(());
         }
-        let info = if ri.meta.has_annotation(MATCH) {
-            self.match_info(&ri.meta, Kind::ArrayItem, defaults)?
-        } else {
-            // unannotated array items match nothing: merging them appends
-            MatchInfo {
-                by: By::Nothing,
-                expectation: Expectation {
-                    expects: Expects::Exactly(0),
-                    when: false,
-                },
-            }
-        };
-        let child_defaults = self.child_defaults(&ri.meta, defaults)?;
         let mut idxs = Vec::new();
         if !matches!(info.by, By::Nothing) {
             for (i, li) in left.items.iter().enumerate() {
@@ -627,7 +677,13 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                 }
                 for i in idxs {
                     let li = &mut left.items[i];
-                    self.merge_into(&mut li.value, &mut li.meta, &ri.value, &ri.meta, &child_defaults)?;
+                    self.merge_into(
+                        &mut li.value,
+                        &mut li.meta,
+                        &ri.value,
+                        &ri.meta,
+                        child_defaults,
+                    )?;
                 }
             }
             Op::Remove => {
@@ -691,7 +747,7 @@ impl<H: Host + ?Sized> Engine<'_, H> {
             Op::Assert => {
                 for i in idxs {
                     self.assert(args.via, &left.items[i].value, &ri.value)?;
-                    self.descend(&mut left.items[i].value, &ri.value, &child_defaults)?;
+                    self.descend(&mut left.items[i].value, &ri.value, child_defaults)?;
                 }
             }
             Op::Append => {}
@@ -714,7 +770,8 @@ impl<H: Host + ?Sized> Engine<'_, H> {
     }
 
     fn doc_inner(&mut self, left: &mut Vec<DocSet>, rd: &Doc) -> Result<()> {
-        let (op, args) = self.op(&rd.meta)?;
+        let ni = self.node_info(&rd.meta, Kind::Doc, &Defaults::default())?;
+        let (op, args, info, child_defaults) = (ni.op, &ni.args, &ni.matching, &ni.child_defaults);
         if op == Op::Append {
             Self::push_doc(
                 left,
@@ -725,8 +782,6 @@ impl<H: Host + ?Sized> Engine<'_, H> {
             );
             return Ok(());
         }
-        let info = self.match_info(&rd.meta, Kind::Doc, &Defaults::default())?;
-        let child_defaults = self.child_defaults(&rd.meta, &Defaults::default())?;
         // (docset, doc) of each matched document, in order
         let mut idxs: Vec<(usize, usize)> = Vec::new();
         let mut global = 0i64;
@@ -738,7 +793,10 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                 global += 1;
             }
         }
-        let positions: Vec<&Pos> = idxs.iter().map(|&(s, d)| &left[s].docs[d].meta.pos).collect();
+        let positions: Vec<&Pos> = idxs
+            .iter()
+            .map(|&(s, d)| &left[s].docs[d].meta.pos)
+            .collect();
         if !self.expect(&info.expectation, &positions)? {
             return Ok(());
         }
@@ -753,13 +811,19 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                 }
                 for (s, d) in idxs {
                     let doc = &mut left[s].docs[d];
-                    self.merge_into(&mut doc.value, &mut doc.meta, &rd.value, &rd.meta, &child_defaults)?;
+                    self.merge_into(
+                        &mut doc.value,
+                        &mut doc.meta,
+                        &rd.value,
+                        &rd.meta,
+                        child_defaults,
+                    )?;
                 }
             }
             Op::Remove => {
                 let mut k = 0;
                 for (s, set) in left.iter_mut().enumerate() {
-                    if !idxs[k..].first().is_some_and(|&(ms, _)| ms == s) {
+                    if idxs.get(k).is_none_or(|&(ms, _)| ms != s) {
                         continue;
                     }
                     let mut d = 0;
@@ -790,11 +854,11 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                     return Ok(());
                 }
                 let mut k = 0;
-                for s in 0..left.len() {
-                    if !idxs[k..].first().is_some_and(|&(ms, _)| ms == s) {
+                for (s, set) in left.iter_mut().enumerate() {
+                    if idxs.get(k).is_none_or(|&(ms, _)| ms != s) {
                         continue;
                     }
-                    let old = std::mem::take(&mut left[s].docs);
+                    let old = std::mem::take(&mut set.docs);
                     let mut out = Vec::with_capacity(old.len() + 2);
                     let mut failed = None;
                     for (d, doc) in old.into_iter().enumerate() {
@@ -821,7 +885,7 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                         }
                         out.push(doc);
                     }
-                    left[s].docs = out;
+                    set.docs = out;
                     if let Some(e) = failed {
                         return Err(e);
                     }
@@ -830,7 +894,7 @@ impl<H: Host + ?Sized> Engine<'_, H> {
             Op::Assert => {
                 for (s, d) in idxs {
                     self.assert(args.via, &left[s].docs[d].value, &rd.value)?;
-                    self.descend(&mut left[s].docs[d].value, &rd.value, &child_defaults)?;
+                    self.descend(&mut left[s].docs[d].value, &rd.value, child_defaults)?;
                 }
             }
             Op::Append => {}

@@ -201,11 +201,7 @@ impl Expects {
 
 /// Parses `"N+"` (or a plain number in a string).
 pub fn parse_expects_str(s: &str, kwarg: &str) -> Result<Expects, String> {
-    let bad = || {
-        format!(
-            "Expected '{kwarg}' to be in format 'i+' where i >= 0, but was '{s}'"
-        )
-    };
+    let bad = || format!("Expected '{kwarg}' to be in format 'i+' where i >= 0, but was '{s}'");
     if let Some(n) = s.strip_suffix('+') {
         let n: i64 = n.trim().parse().map_err(|_| bad())?;
         if n < 0 {
@@ -213,7 +209,10 @@ pub fn parse_expects_str(s: &str, kwarg: &str) -> Result<Expects, String> {
         }
         return Ok(Expects::AtLeast(n));
     }
-    s.trim().parse::<i64>().map(Expects::Exactly).map_err(|_| bad())
+    s.trim()
+        .parse::<i64>()
+        .map(Expects::Exactly)
+        .map_err(|_| bad())
 }
 
 /// The ` (lines: a.yml:2, a.yml:6)` suffix naming the matched nodes (empty when none).
@@ -261,10 +260,7 @@ mod tests {
 
     #[test]
     fn subset_maps_arrays_scalars() {
-        let left = map(vec![
-            ("a", Node::Int(1)),
-            ("b", arr(vec![s("x"), s("y")])),
-        ]);
+        let left = map(vec![("a", Node::Int(1)), ("b", arr(vec![s("x"), s("y")]))]);
         assert!(compare_subset(&left, &map(vec![("a", Node::Float(1.0))])).is_ok());
         assert!(compare_subset(&left, &map(vec![("b", arr(vec![s("x")]))])).is_ok());
         assert!(compare_subset(&left, &map(vec![("b", arr(vec![s("y")]))])).is_err());

@@ -46,7 +46,10 @@ impl Host for FakeHost {
         }
     }
     fn is_callable(&mut self, r: ValueRef) -> anyhow::Result<bool> {
-        Ok(matches!(self.args.get(r.index as usize), Some(Arg::Matcher(_))))
+        Ok(matches!(
+            self.args.get(r.index as usize),
+            Some(Arg::Matcher(_))
+        ))
     }
     fn call(&mut self, r: ValueRef, args: &[&Node]) -> anyhow::Result<Node> {
         match self.args.get(r.index as usize) {
@@ -127,7 +130,10 @@ fn subset(h: &mut FakeHost, src: &str) -> Annotation {
 }
 
 fn missing_ok(h: &mut FakeHost) -> Vec<Annotation> {
-    vec![h.ann("overlay/match", vec![("missing_ok", Arg::Node(Node::Bool(true)))])]
+    vec![h.ann(
+        "overlay/match",
+        vec![("missing_ok", Arg::Node(Node::Bool(true)))],
+    )]
 }
 
 /// The six overlays of the benchmark (`bench/gen.py overlays`).
@@ -162,7 +168,11 @@ fn bench_overlays(h: &mut FakeHost) -> Vec<Doc> {
             "spec",
             map(vec![item(
                 "template",
-                map(vec![item("spec", map(vec![item("containers", c, vec![])]), vec![])]),
+                map(vec![item(
+                    "spec",
+                    map(vec![item("containers", c, vec![])]),
+                    vec![],
+                )]),
                 vec![],
             )]),
             vec![],
@@ -170,17 +180,26 @@ fn bench_overlays(h: &mut FakeHost) -> Vec<Doc> {
     };
     let env = arr(vec![
         (
-            map(vec![item("name", s("A"), vec![]), item("value", s("y"), vec![])]),
+            map(vec![
+                item("name", s("A"), vec![]),
+                item("value", s("y"), vec![]),
+            ]),
             by_name(h),
         ),
         (
-            map(vec![item("name", s("B"), vec![]), item("value", s("added"), vec![])]),
+            map(vec![
+                item("name", s("B"), vec![]),
+                item("value", s("added"), vec![]),
+            ]),
             vec![],
         ),
     ]);
     let o2 = doc(
         containers(arr(vec![(
-            map(vec![item("name", s("main"), vec![]), item("env", env, vec![])]),
+            map(vec![
+                item("name", s("main"), vec![]),
+                item("env", env, vec![]),
+            ]),
             by_name(h),
         )])),
         vec![subset(h, "kind: Deployment")],
@@ -207,7 +226,10 @@ fn bench_overlays(h: &mut FakeHost) -> Vec<Doc> {
     let mut remove = by_name(h);
     remove.push(h.ann("overlay/remove", vec![]));
     let o5 = doc(
-        containers(arr(vec![(map(vec![item("name", s("sidecar"), vec![])]), remove)])),
+        containers(arr(vec![(
+            map(vec![item("name", s("sidecar"), vec![])]),
+            remove,
+        )])),
         vec![subset(h, "kind: Deployment")],
     );
     let o6 = doc(
@@ -225,7 +247,11 @@ fn bench_input(n: usize) -> String {
     let mut out = String::new();
     for i in 0..n {
         out.push_str("---\n");
-        let kind = if i % 2 == 0 { "Deployment" } else { "ConfigMap" };
+        let kind = if i % 2 == 0 {
+            "Deployment"
+        } else {
+            "ConfigMap"
+        };
         out.push_str(&format!(
             "apiVersion: v1\nkind: {kind}\nmetadata:\n  name: obj{i}\n  namespace: ns{}\n  labels:\n    app: a{}\n",
             i % 7,
@@ -254,7 +280,13 @@ fn bench_overlays_edit_documents() {
     // ConfigMaps in ns3 (i % 7 == 3, i odd): i = 3 → removed
     assert_eq!(docs.len(), 13);
     let mut out = String::new();
-    crate::yaml::emit::yaml_docset(&DocSet { docs: docs[..2].to_vec(), meta: Meta::default() }, &mut out);
+    crate::yaml::emit::yaml_docset(
+        &DocSet {
+            docs: docs[..2].to_vec(),
+            meta: Meta::default(),
+        },
+        &mut out,
+    );
     assert_eq!(
         out,
         "apiVersion: v1\nkind: Deployment\nmetadata:\n  name: obj0\n  namespace: ns0\n  labels:\n    app: a0\n  annotations:\n    managed-by: platform\nspec:\n  template:\n    spec:\n      containers:\n      - name: main\n        image: img0\n        env:\n        - name: A\n          value: \"y\"\n        - name: B\n          value: added\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: obj1\n  namespace: ns1\n  labels:\n    app: a1\n    zone: east\n  annotations:\n    managed-by: platform\ndata:\n  key: v1\n  extra: \"1\"\n"
@@ -295,8 +327,12 @@ fn append_and_unmatched_merge_go_to_last_docset() {
     let mut h = FakeHost::default();
     let mut left = vec![yaml("a: 1\n"), yaml("b: 2\n")];
     let app = h.ann("overlay/append", vec![]);
-    apply_to_docsets(&mut left, &doc(map(vec![item("c", Node::Int(3), vec![])]), vec![app]), &mut h)
-        .unwrap();
+    apply_to_docsets(
+        &mut left,
+        &doc(map(vec![item("c", Node::Int(3), vec![])]), vec![app]),
+        &mut h,
+    )
+    .unwrap();
     assert_eq!(left[0].docs.len(), 1);
     assert_eq!(left[1].docs.len(), 2);
     assert!(left[1].docs[1].meta.annotations.is_empty());
@@ -306,7 +342,10 @@ fn append_and_unmatched_merge_go_to_last_docset() {
 fn document_index_is_global_across_docsets() {
     let mut h = FakeHost::default();
     let mut left = vec![yaml("a: 1\n"), yaml("b: 2\n")];
-    let m = h.ann("overlay/match", vec![("by", Arg::Matcher(Matcher::Index(1)))]);
+    let m = h.ann(
+        "overlay/match",
+        vec![("by", Arg::Matcher(Matcher::Index(1)))],
+    );
     let rm = h.ann("overlay/remove", vec![]);
     apply_to_docsets(&mut left, &doc(Node::Null, vec![m, rm]), &mut h).unwrap();
     assert_eq!(left[0].docs.len(), 1);

@@ -238,7 +238,10 @@ fn overlay_members(builder: &mut GlobalsBuilder) {
                 go_type_name(v)
             );
         };
-        Ok(leaf("overlay.map_key", Matcher::MapKey(Node::Str(s.to_owned()))))
+        Ok(leaf(
+            "overlay.map_key",
+            Matcher::MapKey(Node::Str(s.to_owned())),
+        ))
     }
 
     /// Matcher: the left node contains `expected`.
@@ -427,7 +430,10 @@ impl Host for EvalHost<'_, '_, '_, '_> {
     fn call(&mut self, r: ValueRef, args: &[&Node]) -> anyhow::Result<Node> {
         let f = self.resolve(r)?;
         let heap = self.eval.heap();
-        let vals: Vec<Value> = args.iter().map(|n| from_node_in_fragment(heap, n)).collect();
+        let vals: Vec<Value> = args
+            .iter()
+            .map(|n| from_node_in_fragment(heap, n))
+            .collect();
         let res = self
             .eval
             .eval_function(f, &vals, &[])
@@ -441,5 +447,64 @@ impl Host for EvalHost<'_, '_, '_, '_> {
 
     fn matcher(&mut self, r: ValueRef) -> anyhow::Result<Option<Matcher>> {
         Ok(native_matcher(self.resolve(r)?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::stdlib::testutil::eval;
+
+    #[test]
+    fn matchers_are_callable() {
+        let load = "load('@ytt:overlay', 'overlay')\n";
+        let e = |code: &str| eval(&format!("{load}{code}"));
+        assert_eq!(e("overlay.all(0, None, None)"), "True");
+        assert_eq!(e("overlay.index(2)(2, None, None)"), "True");
+        assert_eq!(e("overlay.index(2)(1, None, None)"), "False");
+        assert_eq!(
+            e("overlay.subset({'a': 1})(0, {'a': 1, 'b': 2}, None)"),
+            "True"
+        );
+        assert_eq!(e("overlay.subset({'a': 2})(0, {'a': 1}, None)"), "False");
+        assert_eq!(e("overlay.map_key('a')(0, {'a': 1}, {'a': 1.0})"), "True");
+        assert_eq!(
+            e("overlay.and_op(overlay.all, lambda i, l, r: l > 1)(0, 2, None)"),
+            "True"
+        );
+        assert_eq!(
+            e("overlay.or_op(overlay.not_op(overlay.all))(0, 2, None)"),
+            "False"
+        );
+        assert_eq!(e("type(overlay.all)"), "function");
+    }
+
+    #[test]
+    fn matcher_argument_errors() {
+        let load = "load('@ytt:overlay', 'overlay')\n";
+        let e = |code: &str| eval(&format!("{load}{code}"));
+        assert_eq!(
+            e("overlay.and_op(1)"),
+            "ERR overlay.and_op: Expected argument to be a function, but was starlark.Int"
+        );
+        assert_eq!(
+            e("overlay.map_key('a')(0, 1, {'a': 1})"),
+            "ERR overlay.map_key: Expected left side to be a map, but was int"
+        );
+    }
+
+    #[test]
+    fn apply_on_plain_values() {
+        let load = "load('@ytt:overlay', 'overlay')\n";
+        let e = |code: &str| eval(&format!("{load}{code}"));
+        assert_eq!(
+            e("str(overlay.apply({'a': 1}, {'a': 2}))"),
+            "yamlfragment(*yamlmeta.Map)"
+        );
+        assert_eq!(e("overlay.apply({'a': 1}, {'a': 2})['a']"), "2");
+        assert_eq!(e("len(overlay.apply([1], [2, 3]))"), "3");
+        assert_eq!(
+            e("overlay.apply({'a': 1}, {'b': 2})"),
+            "ERR overlay.apply: Map item (key 'b') on line (unknown): Expected number of matched nodes to be 1, but was 0"
+        );
     }
 }

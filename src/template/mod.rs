@@ -197,9 +197,10 @@ impl Builder {
 
     /// Compiles the collected lines into the template's program.
     pub fn finish(mut self, src: &str) -> Result<CompiledTemplate, CompileError> {
-        // evaluated annotation arguments are kept in this module-level list
-        self.lines
-            .insert(0, Line::instr(format!("{} = []", instr::ANNOTATION_VALUES), None));
+        // evaluated annotation arguments are kept in this module-level list; its first
+        // element names the module (the template id) they belong to
+        let values = format!("{} = [{}]", instr::ANNOTATION_VALUES, self.id);
+        self.lines.insert(0, Line::instr(values, None));
         let indented = blocks::to_indented(self.id, &self.lines).map_err(|e| {
             let src_lines: Vec<&str> = src.lines().collect();
             let text = e

@@ -3,30 +3,54 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::Arc;
 
-use starlark::environment::{FrozenModule, Globals};
+use anyhow::{anyhow, bail};
+use starlark::environment::FrozenModule;
 use starlark::eval::FileLoader;
 
+use super::compile::{compile_file, Compiled};
 use super::data::data_module;
+use super::execution::{library_values, with_host, LibraryInputs, Settings};
+use super::libmodule::library_module;
 use super::library::{dir_of, is_private, join, Library};
-use super::{compile_file, Compiled};
+use super::refs::Envelope;
 use crate::eval::exec::run_template;
 use crate::eval::runtime::{register_template, Runtime};
-use crate::files::InputFile;
+use crate::files::{FileKind, InputFile};
 use crate::stdlib;
-use crate::template::CompileOptions;
 use crate::yaml::Node;
+
+/// What `@ytt:library` of a library can reach: its private libraries and the envelopes
+/// addressed to them.
+#[derive(Debug)]
+pub struct Scope {
+    pub library: Arc<Library>,
+    pub envelopes: Vec<Envelope>,
+    pub settings: Settings,
+}
+
+impl Scope {
+    pub fn new(library: Arc<Library>, envelopes: Vec<Envelope>, settings: Settings) -> Self {
+        Scope {
+            library,
+            envelopes,
+            settings,
+        }
+    }
+}
 
 /// Evaluation state of one library: shared by the loaders of all its files.
 pub struct LibraryEval<'a> {
     pub rt: &'a Runtime,
-    pub globals: &'a Globals,
     pub library: Arc<Library>,
     pub values: Node,
-    pub opts: CompileOptions,
-    pub strict: bool,
+    pub settings: Settings,
+    scope: Arc<Scope>,
     modules: RefCell<HashMap<String, FrozenModule>>,
+    data_modules: RefCell<HashMap<String, FrozenModule>>,
+    private_libs: RefCell<HashMap<String, Rc<LibraryEval<'a>>>>,
     loading: RefCell<Vec<String>>,
     template_module: FrozenModule,
 }
@@ -34,65 +58,74 @@ pub struct LibraryEval<'a> {
 impl<'a> LibraryEval<'a> {
     pub fn new(
         rt: &'a Runtime,
-        globals: &'a Globals,
         library: Arc<Library>,
         values: Node,
-        opts: CompileOptions,
-        strict: bool,
+        settings: Settings,
+        scope: Arc<Scope>,
     ) -> Self {
         LibraryEval {
             rt,
-            globals,
             library,
             values,
-            opts,
-            strict,
+            settings,
+            scope,
             modules: RefCell::new(HashMap::new()),
+            data_modules: RefCell::new(HashMap::new()),
+            private_libs: RefCell::new(HashMap::new()),
             loading: RefCell::new(Vec::new()),
             template_module: stdlib::build_module("template", register_template),
         }
     }
 
-    /// A loader for the file at `rel_path`.
-    pub fn loader_for<'l>(&'l self, rel_path: &str) -> FileScopedLoader<'l, 'a> {
+    /// A loader for the file at `path` (relative to the library root).
+    pub fn loader_for<'l>(&'l self, path: &str) -> FileScopedLoader<'l, 'a> {
         FileScopedLoader {
             lib: self,
-            dir: dir_of(rel_path).to_owned(),
+            dir: dir_of(path).to_owned(),
         }
     }
 
     fn load_ytt(&self, name: &str, dir: &str) -> anyhow::Result<FrozenModule> {
         match name {
             "template" => Ok(self.template_module.clone()),
-            "data" => data_module(&self.library, dir, &self.values),
-            "library" => anyhow::bail!(
-                "builtin ytt library module '{name}' is not supported yet by this implementation"
-            ),
+            "data" => {
+                // data values are converted once per directory of the library
+                if let Some(m) = self.data_modules.borrow().get(dir) {
+                    return Ok(m.clone());
+                }
+                let m = data_module(&self.library, dir, &self.values)?;
+                self.data_modules
+                    .borrow_mut()
+                    .insert(dir.to_owned(), m.clone());
+                Ok(m)
+            }
+            "library" => library_module(self.scope.clone(), dir),
             _ => stdlib::builtin_module(name).ok_or_else(|| {
-                anyhow::anyhow!(
+                anyhow!(
                     "builtin ytt library does not have module '{name}' (hint: is it available in newer version of ytt?)"
                 )
             }),
         }
     }
 
-    fn load_file(&self, path: &str, dir: &str) -> anyhow::Result<FrozenModule> {
+    /// Loads a library file of this library by its path.
+    pub fn load_file(&self, path: &str, dir: &str) -> anyhow::Result<FrozenModule> {
         let full = match path.strip_prefix('/') {
             Some(abs) => abs.to_owned(),
             None => join(dir, path),
         };
         if is_private(&full) {
-            anyhow::bail!(
+            bail!(
                 "Expected to find file '{path}', but did not: Encountered private library '_ytt_lib'"
             );
         }
         let file = self
             .library
             .find(&full)
-            .ok_or_else(|| anyhow::anyhow!("Expected to find file '{path}', but did not"))?
+            .ok_or_else(|| anyhow!("Expected to find file '{path}', but did not"))?
             .clone();
-        if !file.is_library && file.kind != crate::files::FileKind::Starlark {
-            anyhow::bail!(
+        if !file.is_library && file.kind != FileKind::Starlark {
+            bail!(
                 "Expected file '{path}' to be a library file (.star, *.lib.yml, *.lib.txt), but was not (hint: use data.read(...) to read its contents)"
             );
         }
@@ -100,25 +133,62 @@ impl<'a> LibraryEval<'a> {
             return Ok(m.clone());
         }
         if self.loading.borrow().contains(&full) {
-            anyhow::bail!("cycle detected while loading '{path}'");
+            bail!("cycle detected while loading '{path}'");
         }
         self.loading.borrow_mut().push(full.clone());
-        let result = self.eval_library_file(&file);
+        let result = self.eval_library_file(&full, &file);
         self.loading.borrow_mut().retain(|p| p != &full);
         let module = result?;
         self.modules.borrow_mut().insert(full, module.clone());
         Ok(module)
     }
 
-    fn eval_library_file(&self, file: &Arc<InputFile>) -> anyhow::Result<FrozenModule> {
-        let compiled = compile_file(self.rt, file, self.opts, self.strict)?;
+    fn eval_library_file(&self, path: &str, file: &Arc<InputFile>) -> anyhow::Result<FrozenModule> {
+        let compiled = compile_file(self.rt, file, self.settings.compile, self.settings.strict)?;
         let Compiled::Template(t) = compiled else {
-            anyhow::bail!("file '{}' cannot be loaded", file.rel_path);
+            bail!("file '{}' cannot be loaded", file.rel_path);
         };
-        let loader = self.loader_for(&file.rel_path);
-        let (module, _) = run_template(self.rt, self.globals, &loader, &t)
-            .map_err(|e| anyhow::anyhow!("{}", e.trim_start_matches('\n')))?;
+        let loader = self.loader_for(path);
+        let (module, _) = run_template(self.rt, super::globals(), &loader, &t)
+            .map_err(|e| anyhow!("{}", e.trim_start_matches('\n')))?;
         Ok(module)
+    }
+
+    /// `load("@name:path")`: a file of the private library `name` next to `dir`,
+    /// evaluated with that library's own data values.
+    fn load_private(&self, spec: &str, dir: &str) -> anyhow::Result<FrozenModule> {
+        let Some((name, path)) = spec.trim_start_matches('@').split_once(':') else {
+            bail!("Expected library path to be in format '@name:path'");
+        };
+        let key = join(dir, name);
+        let existing = self.private_libs.borrow().get(&key).cloned();
+        let lib = match existing {
+            Some(l) => l,
+            None => {
+                if !self.library.has_private_dir(dir) {
+                    bail!("Could not find private library (directory '_ytt_lib' missing?)");
+                }
+                let child = self
+                    .library
+                    .child(dir, name)
+                    .ok_or_else(|| anyhow!("Expected to find library '{name}', but did not"))?;
+                let child = Arc::new(child);
+                let stage = with_host(self.rt, |host| {
+                    library_values(self.rt, &child, &LibraryInputs::default(), self.settings, host)
+                })?;
+                let scope = Arc::new(Scope::new(child.clone(), Vec::new(), self.settings));
+                let l = Rc::new(LibraryEval::new(
+                    self.rt,
+                    child,
+                    stage.values,
+                    self.settings,
+                    scope,
+                ));
+                self.private_libs.borrow_mut().insert(key, l.clone());
+                l
+            }
+        };
+        lib.load_file(path, "")
     }
 }
 
@@ -134,12 +204,10 @@ impl FileLoader for FileScopedLoader<'_, '_> {
         let result = if let Some(name) = path.strip_prefix("@ytt:") {
             self.lib.load_ytt(name, &self.dir)
         } else if path.starts_with('@') {
-            Err(anyhow::anyhow!(
-                "loading from private libraries ('{path}') is not supported yet by this implementation"
-            ))
+            self.lib.load_private(path, &self.dir)
         } else {
             self.lib.load_file(path, &self.dir)
         };
-        result.map_err(|e| starlark::Error::new_other(anyhow::anyhow!("cannot load {path}: {e:#}")))
+        result.map_err(|e| starlark::Error::new_other(anyhow!("cannot load {path}: {e:#}")))
     }
 }

@@ -31,6 +31,12 @@ pub enum CliValues {
 }
 
 impl CliValues {
+    pub fn source(&self) -> &str {
+        match self {
+            CliValues::Plain { source, .. } | CliValues::KeyValue { source, .. } => source,
+        }
+    }
+
     pub fn library(&self) -> Option<&str> {
         match self {
             CliValues::Plain { library, .. } | CliValues::KeyValue { library, .. } => {

@@ -1,0 +1,115 @@
+//! Reading and compiling a library's files.
+
+use std::rc::Rc;
+use std::sync::Arc;
+
+use anyhow::anyhow;
+
+use crate::eval::runtime::Runtime;
+use crate::files::{FileKind, InputFile};
+use crate::template::{
+    compile_starlark, compile_text, compile_yaml, is_templated, CompileError, CompileOptions,
+    CompiledTemplate,
+};
+use crate::yaml::parser::{dedup_last_wins_deep, parse, ParseOptions};
+use crate::yaml::{DocSet, Node};
+
+/// A file ready to evaluate, or plain YAML needing none.
+pub(crate) enum Compiled {
+    Template(Rc<CompiledTemplate>),
+    Plain(DocSet),
+}
+
+pub(crate) fn parse_yaml(file: &InputFile, strict: bool) -> anyhow::Result<DocSet> {
+    let src = text_of(file)?;
+    let name: Arc<str> = Arc::from(file.rel_path.as_str());
+    parse(src, &name, &ParseOptions { strict })
+        .map_err(|e| anyhow!("Unmarshaling YAML template '{}': {e}", file.rel_path))
+}
+
+/// Compiles a parsed YAML file: a template when it has `#@` comments, else plain YAML.
+pub(crate) fn compile_yaml_file(
+    rt: &Runtime,
+    file: &InputFile,
+    ds: DocSet,
+    opts: CompileOptions,
+) -> anyhow::Result<Compiled> {
+    if file.kind == FileKind::YamlPlain || !is_templated(&ds) {
+        return Ok(Compiled::Plain(plain_yaml(ds)));
+    }
+    let name: Arc<str> = Arc::from(file.rel_path.as_str());
+    let compiled = compile_yaml(rt.next_id(), name, text_of(file)?, &ds, opts)
+        .map_err(|e| compile_error(&file.rel_path, e))?;
+    Ok(Compiled::Template(rt.register(compiled)))
+}
+
+pub(crate) fn text_of(file: &InputFile) -> anyhow::Result<&str> {
+    std::str::from_utf8(&file.data)
+        .map_err(|_| anyhow!("File '{}' is not valid UTF-8", file.rel_path))
+}
+
+/// Parses and compiles one file for evaluation.
+pub(crate) fn compile_file(
+    rt: &Runtime,
+    file: &InputFile,
+    opts: CompileOptions,
+    strict: bool,
+) -> anyhow::Result<Compiled> {
+    let src = text_of(file)?;
+    let name: Arc<str> = Arc::from(file.rel_path.as_str());
+    let compiled = match file.kind {
+        FileKind::YamlTemplate | FileKind::YamlPlain => {
+            let ds = parse_yaml(file, strict)?;
+            return compile_yaml_file(rt, file, ds, opts);
+        }
+        FileKind::TextTemplate | FileKind::TextPlain => compile_text(rt.next_id(), name, src),
+        FileKind::Starlark | FileKind::Data => compile_starlark(rt.next_id(), name, src),
+    }
+    .map_err(|e| compile_error(&file.rel_path, e))?;
+    Ok(Compiled::Template(rt.register(compiled)))
+}
+
+fn compile_error(rel_path: &str, e: CompileError) -> anyhow::Error {
+    match e {
+        CompileError::Template(msg) => anyhow!(msg),
+        CompileError::Code { message, lines } => {
+            let mut out = format!("\n- {message}");
+            for (line, src) in lines {
+                match line {
+                    Some(l) => out.push_str(&format!("\n    {rel_path}:{l} | {src}")),
+                    None => out.push_str(&format!("\n    {rel_path}")),
+                }
+            }
+            anyhow!(out)
+        }
+    }
+}
+
+/// Plain YAML: comments are not code, and a repeated key keeps the first key's place
+/// with the last key's value.
+fn plain_yaml(mut ds: DocSet) -> DocSet {
+    fn strip(n: &mut Node) {
+        match n {
+            Node::Map(m) => {
+                for i in &mut m.items {
+                    i.meta.comments.clear();
+                    strip(&mut i.value);
+                }
+            }
+            Node::Array(a) => {
+                for i in &mut a.items {
+                    i.meta.comments.clear();
+                    strip(&mut i.value);
+                }
+            }
+            _ => {}
+        }
+    }
+    ds.meta.comments.clear();
+    for d in &mut ds.docs {
+        d.meta.comments.clear();
+        dedup_last_wins_deep(&mut d.value);
+        strip(&mut d.value);
+    }
+    ds
+}

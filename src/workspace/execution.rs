@@ -1,0 +1,382 @@
+//! Running a library: its data values (its own `@data/values` documents, then what its
+//! parent and the command line send it), its templates, and its overlays.
+
+use std::sync::Arc;
+
+use anyhow::{anyhow, bail};
+
+use super::compile::{compile_file, compile_yaml_file, parse_yaml, text_of, Compiled};
+use super::library::{LibFile, Library};
+use super::loader::{LibraryEval, Scope};
+use super::refs::{parse_ref, Envelope, Payload};
+use super::values::{self, CliValues};
+use super::{OutputContent, OutputFile};
+use crate::eval::exec::run_template;
+use crate::eval::runtime::{Extra, RootOutput, Runtime};
+use crate::files::FileKind;
+use crate::overlay::{self, Host};
+use crate::stdlib::overlay::EvalHost;
+use crate::template::CompileOptions;
+use crate::yaml::{Doc, DocSet, Node};
+
+/// How a library's files are read and compiled.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Settings {
+    pub compile: CompileOptions,
+    pub strict: bool,
+}
+
+/// Values `library.with_data_values(...)` adds.
+#[derive(Clone, Debug)]
+pub struct WithValues {
+    pub node: Node,
+    pub plain: bool,
+}
+
+/// What a library is given from outside.
+#[derive(Default)]
+pub struct LibraryInputs {
+    /// Envelopes at this library: for it (no segments left) or for its descendants.
+    pub envelopes: Vec<Envelope>,
+    pub with_values: Vec<WithValues>,
+}
+
+/// A library once its data values are known.
+pub struct ValuesStage {
+    pub values: Node,
+    /// Envelopes for the library's own private libraries.
+    pub child_envelopes: Vec<Envelope>,
+    /// Files to evaluate after the data values (all but data-values files), parsed when
+    /// they are YAML templates.
+    files: Vec<(LibFile, Option<DocSet>)>,
+}
+
+/// Runs `f` with an overlay host backed by a fresh evaluator.
+pub fn with_host<R>(rt: &Runtime, f: impl FnOnce(&mut dyn Host) -> R) -> R {
+    let extra = Extra(rt);
+    starlark::environment::Module::with_temp_heap(|module| {
+        let mut eval = starlark::eval::Evaluator::new(&module);
+        eval.extra = Some(&extra);
+        let mut host = EvalHost::new(&mut eval);
+        f(&mut host)
+    })
+}
+
+/// Computes a library's data values: its own `@data/values` documents (templates
+/// evaluated with empty values, each overlaid on the previous), then documents its parent
+/// addressed to it, `with_data_values()` values, parent documents marked
+/// `after_library_module=True`, and command-line values.
+pub fn library_values(
+    rt: &Runtime,
+    lib: &Arc<Library>,
+    inputs: &LibraryInputs,
+    settings: Settings,
+    host: &mut dyn Host,
+) -> anyhow::Result<ValuesStage> {
+    let mut dv_files = Vec::new();
+    let mut files = Vec::new();
+    for f in &lib.files {
+        if f.file.kind == FileKind::YamlTemplate && !f.file.is_library {
+            let ds = parse_yaml(&f.file, settings.strict)?;
+            values::check_annotation_placement(&f.file.rel_path, &ds)?;
+            if ds.docs.iter().any(values::is_schema_doc) {
+                bail!(
+                    "Data values schemas (@data/values-schema in '{}') are not supported yet by this implementation",
+                    f.file.rel_path
+                );
+            }
+            if ds.docs.iter().any(values::is_data_values_doc) {
+                dv_files.push((f.clone(), ds));
+            } else {
+                files.push((f.clone(), Some(ds)));
+            }
+        } else {
+            files.push((f.clone(), None));
+        }
+    }
+
+    let mut order: Vec<String> = dv_files
+        .iter()
+        .map(|(f, _)| f.file.rel_path.clone())
+        .collect();
+    let has_more = inputs.envelopes.iter().any(|e| e.refs.is_empty()) || !inputs.with_values.is_empty();
+    if has_more {
+        order.push("additional data values".into());
+    }
+    let order = order.join(", ");
+    let wrap = |e: anyhow::Error| {
+        anyhow!(
+            "Overlaying data values (in following order: {order}): \n{}",
+            indent(&format!("{e:#}"), 2)
+        )
+    };
+
+    // the library's own documents, evaluated with empty data values
+    let empty = LibraryEval::new(
+        rt,
+        lib.clone(),
+        Node::Null,
+        settings,
+        Arc::new(Scope::new(lib.clone(), Vec::new(), settings)),
+    );
+    let mut own: Vec<Doc> = Vec::new();
+    let mut child_envelopes: Vec<Envelope> = Vec::new();
+    for (f, ds) in dv_files {
+        let out = match compile_yaml_file(rt, &f.file, ds, settings.compile)? {
+            Compiled::Plain(ds) => ds,
+            Compiled::Template(t) => {
+                let loader = empty.loader_for(&f.path);
+                match run_template(rt, super::globals(), &loader, &t).map_err(|e| anyhow!(e))? {
+                    (_, Some(RootOutput::Docs(ds))) => ds,
+                    _ => DocSet::default(),
+                }
+            }
+        };
+        for doc in out.docs {
+            let Some(dv) = doc.meta.annotation(values::DATA_VALUES).cloned() else {
+                if doc.value.is_empty_doc_value() {
+                    continue;
+                }
+                return Err(wrap(anyhow!(
+                    "Templating file '{0}':\n  Expected data values file '{0}' to only have data values documents",
+                    f.file.rel_path
+                )));
+            };
+            let after_module = match dv.kwarg("after_library_module") {
+                Some(r) => matches!(host.value(r)?, Node::Bool(true)),
+                None => false,
+            };
+            match doc.meta.annotation("library/ref") {
+                Some(r) => {
+                    let text = match r.args.first() {
+                        Some(v) => match host.value(*v)? {
+                            Node::Str(s) => s,
+                            other => {
+                                return Err(wrap(anyhow!(
+                                    "Annotation library/ref:\n  Expected library ref to be a string, but was {}",
+                                    other.type_name()
+                                )))
+                            }
+                        },
+                        None => {
+                            return Err(wrap(anyhow!(
+                                "Annotation library/ref:\n  Expected one library ref argument"
+                            )))
+                        }
+                    };
+                    let refs = parse_ref(&text)
+                        .map_err(|e| wrap(anyhow!("Annotation library/ref:\n  {e}")))?;
+                    child_envelopes.push(Envelope::new(
+                        refs,
+                        text,
+                        doc.meta.pos.describe(),
+                        Payload::Doc {
+                            value: doc.value,
+                            after_module,
+                        },
+                    ));
+                }
+                None => {
+                    if after_module {
+                        return Err(wrap(anyhow!(
+                            "Annotation data/values: Expected 'after_library_module' to be used with 'library/ref' annotation"
+                        )));
+                    }
+                    own.push(doc);
+                }
+            }
+        }
+    }
+
+    let mut result = Node::Null;
+    let overlay_on = |result: &mut Node, value: &Node, host: &mut dyn Host| -> anyhow::Result<()> {
+        if result.is_null() {
+            *result = strip_overlay_annotations(value.clone());
+        } else {
+            let left = std::mem::take(result);
+            *result = overlay::apply_node(left, value, host).map_err(|e| wrap(anyhow!("{}", e.inline())))?;
+        }
+        Ok(())
+    };
+    for doc in &own {
+        overlay_on(&mut result, &doc.value, host)?;
+    }
+    let for_me = inputs.envelopes.iter().filter(|e| e.refs.is_empty());
+    for e in for_me.clone() {
+        if let Payload::Doc { value, after_module: false } = &e.payload {
+            overlay_on(&mut result, value, host)?;
+        }
+    }
+    for w in &inputs.with_values {
+        if w.plain {
+            if result.is_null() {
+                result = Node::Map(Default::default());
+            }
+            values::merge_plain(&mut result, strip_overlay_annotations(w.node.clone()));
+        } else {
+            overlay_on(&mut result, &w.node, host)?;
+        }
+    }
+    for e in for_me.clone() {
+        if let Payload::Doc { value, after_module: true } = &e.payload {
+            overlay_on(&mut result, value, host)?;
+        }
+    }
+    let cli: Vec<&CliValues> = for_me
+        .filter_map(|e| match &e.payload {
+            Payload::Cli(c) => Some(c),
+            _ => None,
+        })
+        .collect();
+    values::apply_cli(&mut result, &cli).map_err(wrap)?;
+
+    child_envelopes.extend(inputs.envelopes.iter().filter(|e| !e.refs.is_empty()).cloned());
+    Ok(ValuesStage {
+        values: result,
+        child_envelopes,
+        files,
+    })
+}
+
+/// Evaluates a library's templates with its data values, applies its overlays, and checks
+/// that every envelope for its private libraries was delivered.
+pub fn library_outputs(
+    rt: &Runtime,
+    lib: &Arc<Library>,
+    stage: ValuesStage,
+    settings: Settings,
+) -> anyhow::Result<Vec<OutputFile>> {
+    let scope = Arc::new(Scope::new(lib.clone(), stage.child_envelopes, settings));
+    let eval = LibraryEval::new(rt, lib.clone(), stage.values, settings, scope.clone());
+    let exclusive = lib.files.iter().any(|f| f.file.exclusive_for_output);
+    let mut outputs = Vec::new();
+    for (f, parsed) in stage.files {
+        let file = &f.file;
+        let wanted = if exclusive {
+            file.exclusive_for_output
+        } else {
+            !file.is_library || file.for_output
+        };
+        if !wanted {
+            continue;
+        }
+        let content = match file.kind {
+            FileKind::YamlTemplate | FileKind::YamlPlain => {
+                let ds = match parsed {
+                    Some(ds) => ds,
+                    None => parse_yaml(file, settings.strict)?,
+                };
+                match compile_yaml_file(rt, file, ds, settings.compile)? {
+                    Compiled::Plain(ds) => OutputContent::Yaml(ds),
+                    Compiled::Template(t) => {
+                        let loader = eval.loader_for(&f.path);
+                        match run_template(rt, super::globals(), &loader, &t).map_err(|e| anyhow!(e))? {
+                            (_, Some(RootOutput::Docs(ds))) => OutputContent::Yaml(ds),
+                            _ => bail!("template '{}' produced no documents", file.rel_path),
+                        }
+                    }
+                }
+            }
+            FileKind::TextTemplate => match compile_file(rt, file, settings.compile, settings.strict)? {
+                Compiled::Template(t) => {
+                    let loader = eval.loader_for(&f.path);
+                    match run_template(rt, super::globals(), &loader, &t)
+                        .map_err(|e| anyhow!("Evaluating text template: {e}"))?
+                    {
+                        (_, Some(RootOutput::Text(s))) => OutputContent::Text(s),
+                        _ => bail!("template '{}' produced no text", file.rel_path),
+                    }
+                }
+                Compiled::Plain(_) => continue,
+            },
+            FileKind::TextPlain => OutputContent::Text(text_of(file)?.to_owned()),
+            FileKind::Starlark | FileKind::Data => continue,
+        };
+        outputs.push(OutputFile {
+            rel_path: file.rel_path.clone(),
+            content,
+        });
+    }
+    apply_overlays(rt, &mut outputs)?;
+    Envelope::check_all_used(&scope.envelopes)?;
+    Ok(outputs)
+}
+
+/// Documents annotated `@overlay/match` are taken out of the output and applied, file by
+/// file, onto all the other documents.
+fn apply_overlays(rt: &Runtime, outputs: &mut [OutputFile]) -> anyhow::Result<()> {
+    let mut overlays: Vec<Doc> = Vec::new();
+    let mut slots: Vec<usize> = Vec::new();
+    let mut docsets: Vec<DocSet> = Vec::new();
+    for (i, out) in outputs.iter_mut().enumerate() {
+        if let OutputContent::Yaml(ds) = &mut out.content {
+            let (ov, rest): (Vec<Doc>, Vec<Doc>) = std::mem::take(&mut ds.docs)
+                .into_iter()
+                .partition(|d| d.meta.has_annotation("overlay/match"));
+            overlays.extend(ov);
+            ds.docs = rest;
+            slots.push(i);
+            docsets.push(std::mem::take(ds));
+        }
+    }
+    if !overlays.is_empty() {
+        with_host(rt, |host| -> anyhow::Result<()> {
+            for ov in &overlays {
+                overlay::apply_to_docsets(&mut docsets, ov, host)
+                    .map_err(|e| anyhow!("{}", e.inline()))?;
+            }
+            Ok(())
+        })?;
+    }
+    for (slot, ds) in slots.into_iter().zip(docsets) {
+        outputs[slot].content = OutputContent::Yaml(ds);
+    }
+    Ok(())
+}
+
+/// Command-line values as envelopes at the root library.
+pub fn cli_envelopes(cli: &[CliValues]) -> anyhow::Result<Vec<Envelope>> {
+    cli.iter()
+        .map(|c| {
+            let (refs, original) = match c.library() {
+                Some(lib) => (parse_ref(lib)?, lib.to_owned()),
+                None => (Vec::new(), String::new()),
+            };
+            Ok(Envelope::new(
+                refs,
+                original,
+                format!("{}:1", c.source()),
+                Payload::Cli(c.clone()),
+            ))
+        })
+        .collect()
+}
+
+/// The first data-values document is the base: overlay annotations on it mean nothing.
+fn strip_overlay_annotations(mut n: Node) -> Node {
+    match &mut n {
+        Node::Map(m) => {
+            for i in &mut m.items {
+                i.meta.annotations.retain(|a| !overlay::is_overlay_annotation(a));
+                i.value = strip_overlay_annotations(std::mem::take(&mut i.value));
+            }
+        }
+        Node::Array(a) => {
+            for i in &mut a.items {
+                i.meta.annotations.retain(|a| !overlay::is_overlay_annotation(a));
+                i.value = strip_overlay_annotations(std::mem::take(&mut i.value));
+            }
+        }
+        _ => {}
+    }
+    n
+}
+
+fn indent(text: &str, n: usize) -> String {
+    let pad = " ".repeat(n);
+    text.lines()
+        .map(|l| format!("{pad}{l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
