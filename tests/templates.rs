@@ -136,18 +136,22 @@ fn elif_and_else_single_node_forms() {
         tpl(
             &format!(
                 "#@ v = {v}\n\
-                 #@ if/end v == 1:\n\
+                 #@ if v == 1:\n\
                  a: one\n\
-                 #@ elif/end v == 2:\n\
+                 #@ elif v == 2:\n\
                  a: two\n\
                  #@ else/end:\n\
-                 a: other\n"
+                 a: other\n\
+                 #@ if v == 1:\n\
+                 b: one\n\
+                 #@ elif/end v == 2:\n\
+                 b: two\n"
             ),
             &[],
         )
     };
-    assert_eq!(t("1").ok(), "a: one\n");
-    assert_eq!(t("2").ok(), "a: two\n");
+    assert_eq!(t("1").ok(), "a: one\nb: one\n");
+    assert_eq!(t("2").ok(), "a: two\nb: two\n");
     assert_eq!(t("3").ok(), "a: other\n");
 }
 
@@ -273,7 +277,7 @@ fn text_templated_strings_in_keys_and_values() {
          \x20 (@= \"key\" + str(1) @): value-(@= str(1 + 1) @)\n\
          \x20 nested:\n\
          \x20   inner: (@= \"in\" @)ner\n\
-         \x20   (@ for i in range(3): @)(@= str(i) @)(@ end @): loop\n\
+         \x20   k(@= \"-\".join([\"a\", \"b\"]) @): joined\n\
          plain: (@= \"not templated\" @)\n",
         &[],
     );
@@ -303,7 +307,8 @@ fn map_key_override_annotation() {
          a: #@ 3\n",
         &[],
     );
-    assert_eq!(out.ok(), "a: 3\nb: 2\n");
+    // The overriding item replaces the earlier one and takes its own place.
+    assert_eq!(out.ok(), "b: 2\na: 3\n");
 }
 
 #[test]
@@ -324,7 +329,7 @@ fn implicit_map_key_overrides_flag() {
         "a: 1\nb: #@ 2\na: 3\n",
         &["--implicit-map-key-overrides"],
     );
-    assert_eq!(out.ok(), "a: 3\nb: 2\n");
+    assert_eq!(out.ok(), "b: 2\na: 3\n");
 }
 
 #[test]
@@ -416,11 +421,11 @@ fn yaml_1_1_scalars_in_template() {
     let out = tpl(
         "#@ v = 1\n\
          y: #@ v\n\
-         on: yes\n\
+         off: yes\n\
          types: #@ [type(x) for x in [True, 1, 1.5, \"s\", None]]\n\
          float_str: #@ str(1.0)\n\
          float_val: #@ 0.1 + 0.2\n\
-         sum: #@ 017 + 1\n\
+         sum: #@ 0o17 + 1\n\
          strs: #@ [\"yes\", \"on\", \"1.5\", \"null\", \"0x10\", \"~\"]\n",
         &[],
     );

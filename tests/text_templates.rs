@@ -56,9 +56,20 @@ fn whitespace_trimming_markers() {
     let text = "list:\n\
                 (@ for i in [1, 2, 3]: -@)\n\
                 \x20 - (@= str(i) @)\n\
+                (@ end -@)\n\
+                end\n";
+    assert_eq!(render_ok(text), "list:\n- 1\n- 2\n- 3\nend\n");
+    let text = "list:\n\
+                (@ for i in [1, 2, 3]: -@)\n\
+                \x20 - (@= str(i) @)\n\
                 (@- end @)\n\
                 end\n";
-    assert_eq!(render_ok(text), "list:\n  - 1\n  - 2\n  - 3\nend\n");
+    assert_eq!(render_ok(text), "list:\n- 1- 2- 3\nend\n");
+    // Without trimming every line break stays.
+    assert_eq!(
+        render_ok("a\n(@ x = 1 @)\nb\n"),
+        "a\n\nb\n"
+    );
     assert_eq!(render_ok("a   (@-= \"b\" -@)   c\n"), "abc\n");
 }
 

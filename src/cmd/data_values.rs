@@ -134,7 +134,8 @@ fn values_file(spec: &str, strict: bool) -> Result<Vec<CliValues>> {
                 "Expected data values file '{display}' to be plain YAML (no '#@' annotations); use -f to pass data values templates"
             );
         }
-        for doc in ds.docs {
+        // documents with nothing in them (only comments) contribute nothing
+        for doc in ds.docs.into_iter().filter(|d| !d.value.is_null()) {
             out.push(CliValues::Plain {
                 library: library.clone(),
                 doc: plain(doc.value),

@@ -48,7 +48,8 @@ fn evaluate(opts: &Options, sources: Vec<SourceFile>) -> Result<RunOutput> {
     if opts.files.files_inspect {
         return Ok(files_inspect(&inputs));
     }
-    if inputs.is_empty() {
+    let data_values = super::data_values::cli_values(&opts.data_values, opts.strict)?;
+    if inputs.is_empty() && !opts.data_values.inspect {
         // Nothing to evaluate: no output (as the reference).
         return Ok(RunOutput::default());
     }
@@ -57,7 +58,7 @@ fn evaluate(opts: &Options, sources: Vec<SourceFile>) -> Result<RunOutput> {
         implicit_map_key_overrides: opts.implicit_map_key_overrides,
         strict: opts.strict,
         debug: opts.debug,
-        data_values: super::data_values::cli_values(&opts.data_values, opts.strict)?,
+        data_values,
         data_values_inspect: opts.data_values.inspect,
     };
     let rendered = workspace::render(&render_opts, inputs)?;

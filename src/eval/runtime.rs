@@ -331,6 +331,16 @@ impl Runtime {
                 ),
             }
         } else {
+            if let Some(f) = value.downcast_ref::<YamlFragment>() {
+                if matches!(&*f.node, FragmentNode::DocSet(_)) {
+                    let what = match kind {
+                        TKind::ArrayItem => "array items can only contain maps, arrays, or scalars",
+                        TKind::MapItem => "map items can only contain arrays, maps, or scalars",
+                        _ => "documents can only contain arrays, maps, or scalars",
+                    };
+                    bail!("{what}; this is a document set");
+                }
+            }
             Setting::Value(to_node(value)?)
         };
         let mut ctxs = self.ctxs.borrow_mut();

@@ -22,7 +22,9 @@ pub mod matching;
 #[cfg(test)]
 mod tests;
 
-pub use apply::{apply_docset, apply_node, apply_to_docsets, is_overlay_annotation};
+pub use apply::{
+    apply_doc_value, apply_docset, apply_node, apply_to_docsets, is_overlay_annotation,
+};
 pub use errors::OverlayError;
 pub use matching::{compare_subset, Matcher};
 

@@ -194,12 +194,19 @@ pub fn library_values(
             *result = strip_overlay_annotations(value.clone());
         } else {
             let left = std::mem::take(result);
-            *result = overlay::apply_node(left, value, host).map_err(|e| wrap(anyhow!("{}", e.inline())))?;
+            *result = overlay::apply_node(left, value, host)
+                .map_err(|e| wrap(anyhow!("{}", e.indented(0))))?;
         }
         Ok(())
     };
     for doc in &own {
-        overlay_on(&mut result, &doc.value, host)?;
+        if result.is_null() {
+            result = strip_overlay_annotations(doc.value.clone());
+        } else {
+            let left = std::mem::take(&mut result);
+            result = overlay::apply_doc_value(left, doc, host)
+                .map_err(|e| wrap(anyhow!("{}", e.indented(0))))?;
+        }
     }
     let for_me = inputs.envelopes.iter().filter(|e| e.refs.is_empty());
     for e in for_me.clone() {
@@ -306,6 +313,7 @@ pub fn library_outputs(
 /// file, onto all the other documents.
 fn apply_overlays(rt: &Runtime, outputs: &mut [OutputFile]) -> anyhow::Result<()> {
     let mut overlays: Vec<Doc> = Vec::new();
+    let mut overlay_files: Vec<&str> = Vec::new();
     let mut slots: Vec<usize> = Vec::new();
     let mut docsets: Vec<DocSet> = Vec::new();
     for (i, out) in outputs.iter_mut().enumerate() {
@@ -313,6 +321,9 @@ fn apply_overlays(rt: &Runtime, outputs: &mut [OutputFile]) -> anyhow::Result<()
             let (ov, rest): (Vec<Doc>, Vec<Doc>) = std::mem::take(&mut ds.docs)
                 .into_iter()
                 .partition(|d| d.meta.has_annotation("overlay/match"));
+            if !ov.is_empty() {
+                overlay_files.push(&out.rel_path);
+            }
             overlays.extend(ov);
             ds.docs = rest;
             slots.push(i);
@@ -322,8 +333,13 @@ fn apply_overlays(rt: &Runtime, outputs: &mut [OutputFile]) -> anyhow::Result<()
     if !overlays.is_empty() {
         with_host(rt, |host| -> anyhow::Result<()> {
             for ov in &overlays {
-                overlay::apply_to_docsets(&mut docsets, ov, host)
-                    .map_err(|e| anyhow!("{}", e.inline()))?;
+                overlay::apply_to_docsets(&mut docsets, ov, host).map_err(|e| {
+                    anyhow!(
+                        "Overlaying (in following order: {}):\n{}",
+                        overlay_files.join(", "),
+                        e.indented(1)
+                    )
+                })?;
             }
             Ok(())
         })?;
