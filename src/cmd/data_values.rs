@@ -16,7 +16,10 @@ use crate::yaml::Node;
 pub fn cli_values(opts: &DataValuesOptions, strict: bool) -> Result<Vec<CliValues>> {
     let mut out = Vec::new();
     for f in &opts.files {
-        out.extend(values_file(f, strict)?);
+        out.extend(
+            values_file(f, strict)
+                .map_err(|e| anyhow!("Extracting data value from file:\n{}", indent(&format!("{e:#}"), 2)))?,
+        );
     }
     for p in &opts.env_prefixes {
         out.extend(env_values(p, false, strict)?);
@@ -35,7 +38,13 @@ pub fn cli_values(opts: &DataValuesOptions, strict: bool) -> Result<Vec<CliValue
     }
     for kv in &opts.kv_yamls {
         let (library, path, value) = split_kv(kv)?;
-        let value = yaml_value(value, "(data-value-yaml arg)", strict)?;
+        let value = yaml_value(value, "(data-value-yaml arg)", strict).map_err(|e| {
+            anyhow!(
+                "Extracting data value from KV:\n  Deserializing value for key '{}':\n{}",
+                path.join("."),
+                indent(&format!("Deserializing YAML value: {e:#}"), 4)
+            )
+        })?;
         out.push(CliValues::KeyValue {
             library,
             path,
@@ -96,8 +105,7 @@ fn split_kv(kv: &str) -> Result<(Option<String>, Vec<String>, &str)> {
 
 fn yaml_value(text: &str, source: &str, strict: bool) -> Result<Node> {
     let name: Arc<str> = Arc::from(source);
-    let ds = parse(text, &name, &ParseOptions { strict })
-        .map_err(|e| anyhow!("Deserializing value for {source}: {e}"))?;
+    let ds = parse(text, &name, &ParseOptions { strict }).map_err(|e| anyhow!("{e}"))?;
     Ok(ds.docs.into_iter().next().map(|d| d.value).unwrap_or(Node::Null))
 }
 
@@ -119,8 +127,8 @@ fn values_file(spec: &str, strict: bool) -> Result<Vec<CliValues>> {
     }
     let mut out = Vec::new();
     for p in paths {
-        let bytes = read_path(&p)?;
         let name = if p == "-" { "stdin.yml".to_owned() } else { p.clone() };
+        let bytes = read_path(&p).map_err(|e| anyhow!("Reading file '{name}':\n  {e:#}"))?;
         let display = Path::new(&name)
             .file_name()
             .map_or(name.clone(), |n| n.to_string_lossy().into_owned());
@@ -131,7 +139,7 @@ fn values_file(spec: &str, strict: bool) -> Result<Vec<CliValues>> {
             .map_err(|e| anyhow!("Unmarshaling YAML data values file '{display}': {e}"))?;
         if crate::template::is_templated(&ds) {
             bail!(
-                "Expected data values file '{display}' to be plain YAML (no '#@' annotations); use -f to pass data values templates"
+                "Checking data values file '{name}':\n  Expected to be plain YAML, having no annotations (hint: remove comments starting with `#@`)"
             );
         }
         // documents with nothing in them (only comments) contribute nothing
@@ -144,6 +152,14 @@ fn values_file(spec: &str, strict: bool) -> Result<Vec<CliValues>> {
         }
     }
     Ok(out)
+}
+
+fn indent(text: &str, n: usize) -> String {
+    let pad = " ".repeat(n);
+    text.lines()
+        .map(|l| format!("{pad}{l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn plain(mut n: Node) -> Node {

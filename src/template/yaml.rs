@@ -209,7 +209,7 @@ impl YamlCompiler {
 
     fn plain_comment_error(&self, c: &Comment) -> CompileError {
         CompileError::Template(format!(
-            "Compiling YAML template '{}': Failed to parse line {}: '#{}': Expected ytt-formatted string (use '#@' for annotations or code, '#!' for comments)",
+            "Compiling YAML template '{}':\n  Failed to parse line {}: '#{}':\n    Expected ytt-formatted string (use '#@' for annotations or code, '#!' for comments)",
             self.b.name, c.line, c.text
         ))
     }

@@ -10,7 +10,7 @@ use starlark::environment::{FrozenModule, Module};
 use starlark::eval::{Arguments, Evaluator};
 use starlark::starlark_simple_value;
 use starlark::values::list::AllocList;
-use starlark::values::{NoSerialize, StarlarkPagable, StarlarkValue, Value};
+use starlark::values::{NoSerialize, OwnedFrozenValue, StarlarkPagable, StarlarkValue, Value};
 use starlark_derive::starlark_value;
 
 use super::library::Library;
@@ -122,16 +122,35 @@ impl<'v> StarlarkValue<'v> for DataFn {
     }
 }
 
-/// Builds the `@ytt:data` module for a file of `library` in directory `from_dir`.
-pub fn data_module(library: &Arc<Library>, from_dir: &str, values: &Node) -> anyhow::Result<FrozenModule> {
-    Module::with_temp_heap(|module| {
+/// Converts a library's data values to Starlark, once: every `@ytt:data` module of the
+/// library shares the (frozen) result.
+pub fn frozen_values(values: &Node) -> anyhow::Result<OwnedFrozenValue> {
+    let module = Module::with_temp_heap(|module| {
         let heap = module.heap();
-        let mut fields = SmallMap::new();
-        let values = match values {
+        let v = match values {
             Node::Null => heap.alloc(YttStruct::new(SmallMap::new())),
             v => from_node_struct(heap, v)?,
         };
-        fields.insert("values".to_owned(), values);
+        module.set("values", v);
+        module
+            .freeze()
+            .map_err(|_| anyhow::anyhow!("failed to freeze data values"))
+    })?;
+    module.get("values")
+}
+
+/// Builds the `@ytt:data` module for a file of `library` in directory `from_dir`.
+pub fn data_module(
+    library: &Arc<Library>,
+    from_dir: &str,
+    values: &OwnedFrozenValue,
+) -> anyhow::Result<FrozenModule> {
+    Module::with_temp_heap(|module| {
+        let heap = module.heap();
+        let mut fields = SmallMap::new();
+        module.frozen_heap().add_reference(values.owner());
+        // SAFETY: the reference just added keeps the values' heap alive with the module.
+        fields.insert("values".to_owned(), unsafe { values.unchecked_frozen_value() }.to_value());
         for kind in [DataFnKind::List, DataFnKind::Read] {
             let name = if kind == DataFnKind::List { "list" } else { "read" };
             fields.insert(

@@ -297,6 +297,15 @@ pub fn library_outputs(
                 Compiled::Plain(_) => continue,
             },
             FileKind::TextPlain => OutputContent::Text(text_of(file)?.to_owned()),
+            // a file marked as Starlark is evaluated for its effects (print, fail)
+            FileKind::Starlark if !file.is_library => {
+                if let Compiled::Template(t) = compile_file(rt, file, settings.compile, settings.strict)? {
+                    let loader = eval.loader_for(&f.path);
+                    run_template(rt, super::globals(), &loader, &t)
+                        .map_err(|e| anyhow!("Evaluating starlark template: {e}"))?;
+                }
+                continue;
+            }
             FileKind::Starlark | FileKind::Data => continue,
         };
         outputs.push(OutputFile {

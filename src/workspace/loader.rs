@@ -9,9 +9,10 @@ use std::sync::Arc;
 use anyhow::{anyhow, bail};
 use starlark::environment::FrozenModule;
 use starlark::eval::FileLoader;
+use starlark::values::OwnedFrozenValue;
 
 use super::compile::{compile_file, Compiled};
-use super::data::data_module;
+use super::data::{data_module, frozen_values};
 use super::execution::{library_values, with_host, LibraryInputs, Settings};
 use super::libmodule::library_module;
 use super::library::{dir_of, is_private, join, Library};
@@ -50,6 +51,8 @@ pub struct LibraryEval<'a> {
     scope: Arc<Scope>,
     modules: RefCell<HashMap<String, FrozenModule>>,
     data_modules: RefCell<HashMap<String, FrozenModule>>,
+    /// The data values as Starlark, converted once for the whole library.
+    frozen_values: RefCell<Option<OwnedFrozenValue>>,
     private_libs: RefCell<HashMap<String, Rc<LibraryEval<'a>>>>,
     loading: RefCell<Vec<String>>,
     template_module: FrozenModule,
@@ -71,6 +74,7 @@ impl<'a> LibraryEval<'a> {
             scope,
             modules: RefCell::new(HashMap::new()),
             data_modules: RefCell::new(HashMap::new()),
+            frozen_values: RefCell::new(None),
             private_libs: RefCell::new(HashMap::new()),
             loading: RefCell::new(Vec::new()),
             template_module: stdlib::build_module("template", register_template),
@@ -93,7 +97,14 @@ impl<'a> LibraryEval<'a> {
                 if let Some(m) = self.data_modules.borrow().get(dir) {
                     return Ok(m.clone());
                 }
-                let m = data_module(&self.library, dir, &self.values)?;
+                if self.frozen_values.borrow().is_none() {
+                    *self.frozen_values.borrow_mut() = Some(frozen_values(&self.values)?);
+                }
+                let values = self.frozen_values.borrow();
+                let values = values
+                    .as_ref()
+                    .ok_or_else(|| anyhow!("internal error: data values not converted"))?;
+                let m = data_module(&self.library, dir, values)?;
                 self.data_modules
                     .borrow_mut()
                     .insert(dir.to_owned(), m.clone());
@@ -122,7 +133,9 @@ impl<'a> LibraryEval<'a> {
         let file = self
             .library
             .find(&full)
-            .ok_or_else(|| anyhow!("Expected to find file '{path}', but did not"))?
+            .ok_or_else(|| {
+                anyhow!("Expected to find file '{path}' (hint: only files included via -f flag are available)")
+            })?
             .clone();
         if !file.is_library && file.kind != FileKind::Starlark {
             bail!(
