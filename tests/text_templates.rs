@@ -23,7 +23,10 @@ fn render_ok(text: &str) -> String {
 
 #[test]
 fn text_without_code_is_copied() {
-    assert_eq!(render_ok("just text\nsecond line\n"), "just text\nsecond line\n");
+    assert_eq!(
+        render_ok("just text\nsecond line\n"),
+        "just text\nsecond line\n"
+    );
 }
 
 #[test]
@@ -43,10 +46,7 @@ fn for_and_if_blocks() {
                 (@ end @)\
                 (@ end @)\
                 done\n";
-    assert_eq!(
-        render_ok(text),
-        "even 0\nodd 1\neven 2\nodd 3\ndone\n"
-    );
+    assert_eq!(render_ok(text), "even 0\nodd 1\neven 2\nodd 3\ndone\n");
 }
 
 #[test]
@@ -66,10 +66,7 @@ fn whitespace_trimming_markers() {
                 end\n";
     assert_eq!(render_ok(text), "list:\n- 1- 2- 3\nend\n");
     // Without trimming every line break stays.
-    assert_eq!(
-        render_ok("a\n(@ x = 1 @)\nb\n"),
-        "a\n\nb\n"
-    );
+    assert_eq!(render_ok("a\n(@ x = 1 @)\nb\n"), "a\n\nb\n");
     assert_eq!(render_ok("a   (@-= \"b\" -@)   c\n"), "abc\n");
 }
 
@@ -177,7 +174,9 @@ fn unexpected_closing_is_an_error() {
     let (out, _) = render("(@= \"@)\" @)");
     let err = out.err();
     assert!(
-        err.starts_with("ytt: Error: Parsing text template 'tpl.txt':\n  Unexpected code closing '@"),
+        err.starts_with(
+            "ytt: Error: Parsing text template 'tpl.txt':\n  Unexpected code closing '@"
+        ),
         "{err}"
     );
 }

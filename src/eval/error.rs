@@ -37,12 +37,13 @@ pub fn message_text(e: &starlark::Error) -> String {
 
 /// Formats an evaluation error as the reference does (the text after `ytt: Error: `).
 pub fn format_error(rt: &Runtime, e: &starlark::Error) -> String {
-    let message = message_text(e);
+    let message = with_callee(message_text(e), e);
     let mut lines = message.lines();
     let first = lines.next().unwrap_or("").to_owned();
     let reason: Vec<&str> = lines.collect();
 
-    let is_static = matches!(e.kind(), ErrorKind::Parser(_) | ErrorKind::Scope(_));
+    let is_static = matches!(e.kind(), ErrorKind::Parser(_) | ErrorKind::Scope(_))
+        || message.starts_with("load: ");
     let levels = levels(rt, e);
     let mut out = format!("\n- {first}");
     // checks of @ytt:assert's assertion objects are lambdas in the reference
@@ -67,6 +68,25 @@ pub fn format_error(rt: &Runtime, e: &starlark::Error) -> String {
         }
     }
     out
+}
+
+/// Argument-count errors of builtins name the function, as the reference's do
+/// (`len: got 2 arguments, want 1`); the callee is read from the call's source text.
+fn with_callee(msg: String, e: &starlark::Error) -> String {
+    let Some(rest) = msg.strip_prefix("Wrong number of positional arguments, expected ") else {
+        return msg;
+    };
+    let Some((want, got)) = rest.split_once(", got ") else {
+        return msg;
+    };
+    let callee = e
+        .span()
+        .map(|s| s.source_span().split('(').next().unwrap_or("").trim().to_owned())
+        .filter(|c| !c.is_empty() && c.chars().all(|ch| ch.is_alphanumeric() || ch == '_' || ch == '.'));
+    match callee {
+        Some(c) => format!("{c}: got {got} arguments, want {want}"),
+        None => msg,
+    }
 }
 
 fn lambda_function(e: &starlark::Error) -> Option<&'static str> {
@@ -130,6 +150,10 @@ fn clean_message(msg: &str) -> String {
         if parts.len() >= 3 && parts[1] == " has no attribute " {
             return format!("{} has no .{} field or method", parts[0], parts[2]);
         }
+    }
+    if let Some(rest) = msg.strip_prefix("Cannot import private symbol `") {
+        let name = rest.trim_end_matches('`');
+        return format!("load: names with leading underscores are not exported: {name}");
     }
     if let Some(rest) = msg.strip_prefix("Key `") {
         if let Some(key) = rest.strip_suffix("` was not found") {

@@ -20,6 +20,7 @@ use starlark::starlark_simple_value;
 use starlark::values::dict::AllocDict;
 use starlark::values::dict::DictRef;
 use starlark::values::none::NoneType;
+use starlark::values::float::StarlarkFloat;
 use starlark::values::list::ListRef;
 use starlark::values::tuple::UnpackTuple;
 use starlark::values::OwnedFrozenValue;
@@ -298,7 +299,7 @@ impl Runtime {
         Ok(())
     }
 
-    fn current_node<'c>(ctx: &'c mut Ctx, tag: u32) -> anyhow::Result<&'c mut RNode> {
+    fn current_node(ctx: &mut Ctx, tag: u32) -> anyhow::Result<&mut RNode> {
         let inst = ctx
             .parents
             .iter()
@@ -847,6 +848,15 @@ pub fn instructions(builder: &mut GlobalsBuilder) {
 
     fn __ytt_forever() -> anyhow::Result<Forever> {
         Ok(Forever)
+    }
+
+    /// `str()`, with floats printed as the reference does (`%g`, six significant digits:
+    /// `str(1.0) == "1"`, `str(0.1 + 0.2) == "0.3"`).
+    fn str<'v>(#[starlark(require = pos)] value: Value<'v>) -> anyhow::Result<String> {
+        if let Some(f) = value.downcast_ref::<StarlarkFloat>() {
+            return Ok(crate::yaml::emit::format_float_str(f.0));
+        }
+        Ok(value.to_str())
     }
 }
 

@@ -25,7 +25,7 @@ enum DataFnKind {
 }
 
 /// `data.list` / `data.read`, bound to a library and the directory of the calling file.
-#[derive(Debug, ProvidesStaticType, NoSerialize, StarlarkPagable, Allocative)]
+#[derive(Debug, Default, ProvidesStaticType, NoSerialize, StarlarkPagable, Allocative)]
 pub struct DataFn {
     #[allocative(skip)]
     #[starlark_pagable(skip)]
@@ -36,16 +36,6 @@ pub struct DataFn {
     from_dir: String,
 }
 starlark_simple_value!(DataFn);
-
-impl Default for DataFn {
-    fn default() -> Self {
-        DataFn {
-            kind: None,
-            library: None,
-            from_dir: String::new(),
-        }
-    }
-}
 
 impl fmt::Display for DataFn {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

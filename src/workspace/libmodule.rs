@@ -30,7 +30,7 @@ use crate::stdlib::overlay::EvalHost;
 use crate::yaml::{DocSet, Meta, Node};
 
 /// `library.get`, bound to the calling library and the directory of the calling file.
-#[derive(Debug, ProvidesStaticType, NoSerialize, StarlarkPagable, Allocative)]
+#[derive(Debug, Default, ProvidesStaticType, NoSerialize, StarlarkPagable, Allocative)]
 pub struct LibraryGet {
     #[allocative(skip)]
     #[starlark_pagable(skip)]
@@ -38,15 +38,6 @@ pub struct LibraryGet {
     from_dir: String,
 }
 starlark_simple_value!(LibraryGet);
-
-impl Default for LibraryGet {
-    fn default() -> Self {
-        LibraryGet {
-            scope: None,
-            from_dir: String::new(),
-        }
-    }
-}
 
 impl fmt::Display for LibraryGet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -215,3 +215,4 @@ impl Map {
             .map(|i| &i.value)
     }
 }
+

@@ -170,3 +170,13 @@ pub fn tpl(content: &str, extra: &[&str]) -> Out {
     args.extend_from_slice(extra);
     y.run(&args)
 }
+
+/// Drops trailing whitespace on every line and trailing blank lines, the way
+/// the conformance runner compares stderr.
+pub fn trim_lines(s: &str) -> String {
+    let mut lines: Vec<&str> = s.lines().map(str::trim_end).collect();
+    while lines.last() == Some(&"") {
+        lines.pop();
+    }
+    lines.join("\n") + "\n"
+}

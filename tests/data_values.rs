@@ -1,0 +1,323 @@
+//! End-to-end tests of data values: `@data/values` documents, every
+//! command-line source, their precedence, and `--data-values-inspect`.
+
+mod common;
+
+use common::Ytt;
+
+const VALUES: &str = "#@data/values\n\
+                      ---\n\
+                      app: web\n\
+                      replicas: 1\n\
+                      tags:\n\
+                      - base\n\
+                      nested:\n\
+                      \x20 port: 80\n";
+
+const TPL: &str = "#@ load(\"@ytt:data\", \"data\")\nvalues: #@ data.values\n";
+
+/// A project with the base data values and a template printing them all.
+fn project() -> Ytt {
+    Ytt::new().file("values.yml", VALUES).file("tpl.yml", TPL)
+}
+
+/// Runs `-f values.yml -f tpl.yml` plus extra args.
+fn run(y: &Ytt, extra: &[&str]) -> String {
+    let mut args = vec!["-f", "values.yml", "-f", "tpl.yml"];
+    args.extend_from_slice(extra);
+    y.run(&args).ok().to_string()
+}
+
+/// Runs with only `a: 0` as base data values and returns the final `a`.
+fn final_a(y: Ytt, extra: &[&str]) -> String {
+    let y = y.file("base.yml", "#@data/values\n---\na: 0\n").file(
+        "a.yml",
+        "#@ load(\"@ytt:data\", \"data\")\na: #@ data.values.a\n",
+    );
+    let mut args = vec!["-f", "base.yml", "-f", "a.yml"];
+    args.extend_from_slice(extra);
+    y.run(&args).ok().to_string()
+}
+
+#[test]
+fn data_values_documents_used_in_templates() {
+    let y = Ytt::new().file("values.yml", VALUES).file(
+        "tpl.yml",
+        "#@ load(\"@ytt:data\", \"data\")\n\
+         name: #@ data.values.app\n\
+         port: #@ data.values.nested.port + 1\n\
+         first_tag: #@ data.values.tags[0]\n\
+         by_index: #@ data.values[\"replicas\"]\n\
+         type: #@ type(data.values)\n",
+    );
+    let out = y.run(&["-f", "."]);
+    assert_eq!(
+        out.ok(),
+        "name: web\nport: 81\nfirst_tag: base\nby_index: 1\ntype: struct\n"
+    );
+}
+
+#[test]
+fn data_values_overlay_documents() {
+    let y = project().file(
+        "over.yml",
+        "#@data/values\n\
+         ---\n\
+         replicas: 2\n\
+         tags:\n\
+         - extra\n\
+         nested:\n\
+         \x20 #@overlay/remove\n\
+         \x20 port: 0\n\
+         #@overlay/match missing_ok=True\n\
+         region: #@ \"eu-\" + \"west\"\n",
+    );
+    let out = y.run(&["-f", "values.yml", "-f", "over.yml", "-f", "tpl.yml"]);
+    insta::assert_snapshot!("dv_overlay_documents", out.ok());
+}
+
+#[test]
+fn data_values_overlay_new_key_needs_missing_ok() {
+    let y = project().file("over.yml", "#@data/values\n---\nregion: eu\n");
+    let out = y.run(&["-f", "values.yml", "-f", "over.yml", "-f", "tpl.yml"]);
+    let err = out.err();
+    assert!(
+        err.starts_with(
+            "ytt: Error: Overlaying data values (in following order: values.yml, over.yml): \n"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("Expected number of matched nodes to be 1, but was 0"),
+        "{err}"
+    );
+}
+
+#[test]
+fn data_values_files_are_not_output() {
+    let y = Ytt::new().file("values.yml", VALUES);
+    assert_eq!(y.run(&["-f", "values.yml"]).ok(), "");
+}
+
+#[test]
+fn no_data_values_gives_empty_struct() {
+    let y = Ytt::new().file("tpl.yml", TPL);
+    let out = y.run(&["-f", "tpl.yml"]);
+    assert_eq!(out.ok(), "values: {}\n");
+}
+
+#[test]
+fn data_value_string_flag() {
+    let y = project();
+    let out = run(
+        &y,
+        &[
+            "-v",
+            "replicas=5",
+            "-v",
+            "nested.port=8080",
+            "-v",
+            "app=a=b",
+        ],
+    );
+    insta::assert_snapshot!("dv_flag_string", out);
+}
+
+#[test]
+fn data_value_flag_creates_missing_keys() {
+    let y = project();
+    let out = run(&y, &["-v", "new.deep.key=x"]);
+    assert!(out.ends_with("  new:\n    deep:\n      key: x\n"), "{out}");
+}
+
+#[test]
+fn data_value_yaml_flag() {
+    let y = project();
+    let out = run(
+        &y,
+        &[
+            "--data-value-yaml",
+            "replicas=5",
+            "--data-value-yaml",
+            "tags=[a, b]",
+            "--data-value-yaml",
+            "nested={port: 1, tls: true}",
+        ],
+    );
+    insta::assert_snapshot!("dv_flag_yaml", out);
+}
+
+#[test]
+fn data_value_file_flag_reads_string() {
+    let y = project().file("cert.pem", "-----BEGIN-----\nabc\n");
+    let out = run(&y, &["--data-value-file", "nested.cert=cert.pem"]);
+    insta::assert_snapshot!("dv_flag_value_file", out);
+}
+
+#[test]
+fn data_values_file_flag_plain_yaml() {
+    let y = project().file(
+        "vals/a.yml",
+        "# plain comments are fine here\n\
+         replicas: 3\n\
+         tags: [x]\n\
+         new: key\n\
+         ---\n\
+         nested:\n\
+         \x20 port: 9\n",
+    );
+    let out = run(&y, &["--data-values-file", "vals/a.yml"]);
+    insta::assert_snapshot!("dv_values_file", out);
+}
+
+#[test]
+fn data_values_file_flag_directory_skips_non_yaml() {
+    let y = project()
+        .file("vals/1.yml", "replicas: 3\n")
+        .file("vals/2.yaml", "replicas: 4\napp: api\n")
+        .file("vals/notes.toml", "[foo]\nbar = 1\n");
+    let out = run(&y, &["--data-values-file", "vals"]);
+    assert!(
+        out.starts_with("values:\n  app: api\n  replicas: 4\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn data_values_file_flag_from_stdin() {
+    let y = project().stdin("replicas: 9\nnested:\n  port: 1\n");
+    let out = run(&y, &["--data-values-file", "-"]);
+    assert!(
+        out.starts_with("values:\n  app: web\n  replicas: 9\n"),
+        "{out}"
+    );
+    assert!(out.ends_with("  nested:\n    port: 1\n"), "{out}");
+}
+
+#[test]
+fn data_values_file_flag_rejects_templates() {
+    let y = project().file("vals.yml", "#@ x = 1\nreplicas: 3\n");
+    let out = y.run(&[
+        "-f",
+        "values.yml",
+        "-f",
+        "tpl.yml",
+        "--data-values-file",
+        "vals.yml",
+    ]);
+    assert_eq!(
+        out.err(),
+        "ytt: Error: Extracting data value from file:\n\
+         \x20 Checking data values file 'vals.yml':\n\
+         \x20   Expected to be plain YAML, having no annotations (hint: remove comments starting with `#@`)\n"
+    );
+}
+
+#[test]
+fn data_values_env_strings_and_yaml() {
+    let y = project()
+        .env("DV_replicas", "5")
+        .env("DV_nested__port", "8080")
+        .env("OTHER_replicas", "7");
+    let out = run(&y, &["--data-values-env", "DV"]);
+    insta::assert_snapshot!("dv_env", out);
+    let out = run(&y, &["--data-values-env-yaml", "DV"]);
+    insta::assert_snapshot!("dv_env_yaml", out);
+}
+
+#[test]
+fn precedence_is_by_flag_kind_not_position() {
+    // Observed in the reference: --data-value-yaml beats -v whatever the order.
+    assert_eq!(
+        final_a(
+            Ytt::new(),
+            &["--data-value-yaml", "a=2", "-v", "a=3", "-v", "a=1"]
+        ),
+        "a: 2\n"
+    );
+    // Within one kind, the last one wins.
+    assert_eq!(
+        final_a(Ytt::new(), &["-v", "a=3", "-v", "a=1"]),
+        "a: \"1\"\n"
+    );
+}
+
+#[test]
+fn precedence_files_env_envyaml_kv_yaml_file() {
+    // Lowest to highest: --data-values-file, --data-values-env,
+    // --data-values-env-yaml, -v, --data-value-yaml, --data-value-file.
+    let all = |y: Ytt, skip: usize| {
+        let flags: Vec<Vec<&str>> = vec![
+            vec!["--data-value-file", "a=a.txt"],
+            vec!["--data-value-yaml", "a=5"],
+            vec!["-v", "a=four"],
+            vec!["--data-values-env-yaml", "EY"],
+            vec!["--data-values-env", "ES"],
+            vec!["--data-values-file", "f.yml"],
+        ];
+        // Put the flags on the command line highest-first, leaving out the
+        // `skip` highest ones.
+        let args: Vec<&str> = flags[skip..].iter().flatten().copied().collect();
+        final_a(
+            y.file("a.txt", "from-file")
+                .file("f.yml", "a: 1\n")
+                .env("ES_a", "2")
+                .env("EY_a", "3"),
+            &args,
+        )
+    };
+    assert_eq!(all(Ytt::new(), 0), "a: from-file\n");
+    assert_eq!(all(Ytt::new(), 1), "a: 5\n");
+    assert_eq!(all(Ytt::new(), 2), "a: four\n");
+    assert_eq!(all(Ytt::new(), 3), "a: 3\n");
+    assert_eq!(all(Ytt::new(), 4), "a: \"2\"\n");
+    assert_eq!(all(Ytt::new(), 5), "a: 1\n");
+    assert_eq!(all(Ytt::new(), 6), "a: 0\n");
+}
+
+#[test]
+fn data_values_inspect_yaml_and_json() {
+    let y = project().file(
+        "over.yml",
+        "#@data/values\n---\nreplicas: 2\n#@overlay/match missing_ok=True\nregion: eu\n",
+    );
+    let args = [
+        "-f",
+        "values.yml",
+        "-f",
+        "over.yml",
+        "-f",
+        "tpl.yml",
+        "--data-values-inspect",
+        "-v",
+        "app=api",
+    ];
+    let out = y.run(&args);
+    insta::assert_snapshot!("dv_inspect_yaml", out.ok());
+    let mut json_args = args.to_vec();
+    json_args.extend(["-o", "json"]);
+    let out = y.run(&json_args);
+    assert_eq!(
+        out.ok(),
+        "{\"app\":\"api\",\"nested\":{\"port\":80},\"region\":\"eu\",\"replicas\":2,\"tags\":[\"base\"]}"
+    );
+}
+
+#[test]
+fn data_values_inspect_without_values() {
+    let y = Ytt::new().file("tpl.yml", TPL);
+    let out = y.run(&["-f", "tpl.yml", "--data-values-inspect"]);
+    // An empty document is never printed.
+    assert_eq!(out.ok(), "");
+}
+
+#[test]
+fn data_values_annotation_only_on_documents() {
+    let y = Ytt::new().file("values.yml", "---\n#@data/values\na: 1\n");
+    let out = y.run(&["-f", "values.yml"]);
+    let err = out.err();
+    assert!(
+        err.contains("Found @data/values on map item (values.yml:3); only documents (---) can be annotated with @data/values"),
+        "{err}"
+    );
+}
