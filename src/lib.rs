@@ -8,3 +8,5 @@ pub mod stdlib;
 pub mod template;
 pub mod cmd;
 pub mod overlay;
+pub mod schema;
+pub mod validations;

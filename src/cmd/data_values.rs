@@ -34,6 +34,7 @@ pub fn cli_values(opts: &DataValuesOptions, strict: bool) -> Result<Vec<CliValue
             path,
             value: Node::Str(value.to_owned()),
             source: "(data-value arg)".into(),
+            line: kv.clone(),
         });
     }
     for kv in &opts.kv_yamls {
@@ -50,6 +51,7 @@ pub fn cli_values(opts: &DataValuesOptions, strict: bool) -> Result<Vec<CliValue
             path,
             value,
             source: "(data-value-yaml arg)".into(),
+            line: kv.clone(),
         });
     }
     for kv in &opts.kv_files {
@@ -60,8 +62,9 @@ pub fn cli_values(opts: &DataValuesOptions, strict: bool) -> Result<Vec<CliValue
         out.push(CliValues::KeyValue {
             library,
             path,
+            line: text.clone(),
             value: Node::Str(text),
-            source: "(data-value-file arg)".into(),
+            source: format!("(data-value-file arg) {kv}"),
         });
     }
     Ok(out)
@@ -148,6 +151,7 @@ fn values_file(spec: &str, strict: bool) -> Result<Vec<CliValues>> {
                 library: library.clone(),
                 doc: plain(doc.value),
                 source: display.clone(),
+                text: Arc::from(text.as_str()),
             });
         }
     }
@@ -204,6 +208,7 @@ fn env_values(spec: &str, yaml: bool, strict: bool) -> Result<Vec<CliValues>> {
     vars.sort();
     let mut out = Vec::new();
     for (key, value) in vars {
+        let line = format!("{prefix}_{key}={value}");
         let value = if yaml {
             yaml_value(&value, source, strict)?
         } else {
@@ -213,7 +218,8 @@ fn env_values(spec: &str, yaml: bool, strict: bool) -> Result<Vec<CliValues>> {
             library: library.clone(),
             path: key.split("__").map(str::to_owned).collect(),
             value,
-            source: source.into(),
+            source: format!("{source} {prefix}"),
+            line,
         });
     }
     Ok(out)

@@ -60,6 +60,8 @@ fn evaluate(opts: &Options, sources: Vec<SourceFile>) -> Result<RunOutput> {
         debug: opts.debug,
         data_values,
         data_values_inspect: opts.data_values.inspect,
+        disable_values_validation: opts.data_values.disable_validation,
+        disable_output_validation: opts.output.disable_validation,
     };
     let rendered = workspace::render(&render_opts, inputs)?;
     if let Some(values) = rendered.data_values {

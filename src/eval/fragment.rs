@@ -115,7 +115,7 @@ impl<'v> StarlarkValue<'v> for YamlFragment {
                 let key = key_from_value(index).map_err(starlark::Error::new_other)?;
                 match m.get(&key) {
                     Some(v) => Ok(from_node_in_fragment(heap, v)),
-                    None => Err(other_err(format!("key {index} not in map"))),
+                    None => Err(other_err(format!("key {index} not in yamlfragment"))),
                 }
             }
         }

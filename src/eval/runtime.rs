@@ -196,7 +196,13 @@ impl Runtime {
         kwargs: &[(String, Value<'v>)],
     ) -> anyhow::Result<()> {
         let t = self.tpl(template)?;
-        let line = t.nodes.get(tag as usize).map_or(0, |n| n.pos.line);
+        // the annotation's own comment line (the instruction's call site), else the node's
+        let line = eval
+            .call_stack_top_location()
+            .filter(|span| span.filename().parse::<u32>().ok() == Some(template))
+            .and_then(|span| t.report_line(span.resolve_span().begin.line))
+            .map(|(l, _)| l)
+            .unwrap_or_else(|| t.nodes.get(tag as usize).map_or(0, |n| n.pos.line));
         let serial = *self
             .evaluating
             .borrow()

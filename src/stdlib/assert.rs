@@ -29,7 +29,9 @@ use super::common::{check_positional, error_message, go_type_name, is_function};
 use crate::eval::convert::{from_node, scalar_value, to_node};
 use crate::eval::fragment::{FragmentNode, YamlFragment};
 use crate::eval::ystruct::struct_fields;
-use crate::yaml::Node;
+use crate::validations::checks::{self, Number};
+use crate::validations::formats::Format;
+use crate::yaml::{Node, Pos};
 
 pub fn register(builder: &mut GlobalsBuilder) {
     builder.namespace("assert", assert_members);
@@ -55,6 +57,15 @@ pub enum AssertKind {
     NotNull,
     OneNotNull,
     OneOf,
+    Len,
+    StartsWith,
+    EndsWith,
+    Contains,
+    Matches,
+    Format,
+    Even,
+    Odd,
+    MultipleOf,
 }
 
 impl AssertKind {
@@ -67,6 +78,15 @@ impl AssertKind {
             AssertKind::NotNull => "assert.not_null",
             AssertKind::OneNotNull => "assert.one_not_null",
             AssertKind::OneOf => "assert.one_of",
+            AssertKind::Len => "assert.len",
+            AssertKind::StartsWith => "assert.starts_with",
+            AssertKind::EndsWith => "assert.ends_with",
+            AssertKind::Contains => "assert.contains",
+            AssertKind::Matches => "assert.matches",
+            AssertKind::Format => "assert.format",
+            AssertKind::Even => "assert.even",
+            AssertKind::Odd => "assert.odd",
+            AssertKind::MultipleOf => "assert.multiple_of",
         }
     }
 
@@ -260,7 +280,114 @@ fn run_check<'v>(
         }
         // handled before the lambda-style argument checks above
         AssertKind::OneNotNull => check_one_not_null(p, v, heap).map_err(|e| anyhow!("check: {e}")),
+        _ => {
+            let node = to_node(v).map_err(|e| lambda_err(format!("{e:#}")))?;
+            check_added(p.kind, arg0, &node).map_err(|found| lambda_fail(f, found))?;
+            Ok(true)
+        }
     }
+}
+
+/// The checks of the assertions this project adds (`len`, `starts_with`, …): `Err` holds
+/// the failure text.
+fn check_added(kind: AssertKind, arg: Value, node: &Node) -> Result<(), String> {
+    let text = || arg.unpack_str().unwrap_or("").to_owned();
+    match kind {
+        AssertKind::Len => checks::len_eq(node, number_arg(arg).map_or(0, |n| match n {
+            Number::Int(i) => i,
+            Number::Float(f) => f as i64,
+        })),
+        AssertKind::StartsWith => checks::starts_with(node, &text()),
+        AssertKind::EndsWith => checks::ends_with(node, &text()),
+        AssertKind::Contains => {
+            let wanted = to_node(arg).map_err(|e| format!("{e:#}"))?;
+            checks::contains(node, &wanted, &arg.to_repr())
+        }
+        AssertKind::Matches => {
+            let pattern = text();
+            let re = regex::Regex::new(&pattern).map_err(|e| e.to_string())?;
+            checks::matches(node, &re, &pattern)
+        }
+        AssertKind::Format => match Format::parse(&text()) {
+            Some(f) => checks::format(node, f),
+            None => Err(format!("unknown format {}", arg.to_repr())),
+        },
+        AssertKind::Even => checks::parity(node, true),
+        AssertKind::Odd => checks::parity(node, false),
+        AssertKind::MultipleOf => match number_arg(arg) {
+            Some(n) => checks::multiple_of(node, n),
+            None => Err("expected a number".into()),
+        },
+        _ => Ok(()),
+    }
+}
+
+fn number_arg(v: Value) -> Option<Number> {
+    match to_node(v).ok()? {
+        Node::Int(i) if v.get_type() == "int" => Some(Number::Int(i)),
+        Node::Float(f) => Some(Number::Float(f)),
+        _ => None,
+    }
+}
+
+/// Makes an assertion object of one of the added kinds, checking its argument.
+fn make_added<'v>(
+    heap: Heap<'v>,
+    kind: AssertKind,
+    args: &UnpackTuple<Value<'v>>,
+    kwargs: &SmallMap<String, Value<'v>>,
+) -> anyhow::Result<Value<'v>> {
+    let f = kind.function();
+    let want = match kind {
+        AssertKind::Even | AssertKind::Odd => 0,
+        _ => 1,
+    };
+    check_positional(f, &args.items, kwargs, want, want)?;
+    if let Some(&a) = args.items.first() {
+        let ok = match kind {
+            AssertKind::Len => a.get_type() == "int",
+            AssertKind::StartsWith | AssertKind::EndsWith => a.unpack_str().is_some(),
+            AssertKind::Matches => match a.unpack_str() {
+                Some(p) => {
+                    if let Err(e) = regex::Regex::new(p) {
+                        bail!("{f}: invalid regular expression {}: {e}", a.to_repr());
+                    }
+                    true
+                }
+                None => false,
+            },
+            AssertKind::Format => match a.unpack_str() {
+                Some(name) => {
+                    if Format::parse(name).is_none() {
+                        bail!(
+                            "{f}: unknown format {} (want one of: {})",
+                            a.to_repr(),
+                            crate::validations::formats::NAMES.join(", ")
+                        );
+                    }
+                    true
+                }
+                None => false,
+            },
+            AssertKind::MultipleOf => match number_arg(a) {
+                Some(n) if !n.is_zero() => true,
+                Some(_) => bail!("{f}: expected a non-zero number"),
+                None => false,
+            },
+            AssertKind::Contains => to_node(a).is_ok(),
+            _ => true,
+        };
+        if !ok {
+            let what = match kind {
+                AssertKind::Len => "an int",
+                AssertKind::MultipleOf => "a number",
+                AssertKind::Contains => "a value that encodes to YAML",
+                _ => "a string",
+            };
+            bail!("{f}: expected argument to be {what}, but was {}", a.get_type());
+        }
+    }
+    Ok(make(heap, kind, false, args.items.clone()))
 }
 
 /// `str(v)` as the reference prints it (floats in Go's `%g` style).
@@ -558,6 +685,139 @@ fn assert_members(builder: &mut GlobalsBuilder) {
                 keys.get_type()
             ),
         }
+    }
+
+    /// Assertion: len(value) == n.
+    fn len<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: SmallMap<String, Value<'v>>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        make_added(heap, AssertKind::Len, &args, &kwargs)
+    }
+
+    /// Assertion: a string starting with the prefix.
+    fn starts_with<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: SmallMap<String, Value<'v>>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        make_added(heap, AssertKind::StartsWith, &args, &kwargs)
+    }
+
+    /// Assertion: a string ending with the suffix.
+    fn ends_with<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: SmallMap<String, Value<'v>>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        make_added(heap, AssertKind::EndsWith, &args, &kwargs)
+    }
+
+    /// Assertion: a string containing the substring, a list containing the element, a map
+    /// containing the key.
+    fn contains<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: SmallMap<String, Value<'v>>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        make_added(heap, AssertKind::Contains, &args, &kwargs)
+    }
+
+    /// Assertion: a string matching the (RE2) regular expression.
+    fn matches<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: SmallMap<String, Value<'v>>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        make_added(heap, AssertKind::Matches, &args, &kwargs)
+    }
+
+    /// Assertion: a string of the named format (`email`, `ipv4`, `quantity`, …).
+    fn format<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: SmallMap<String, Value<'v>>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        make_added(heap, AssertKind::Format, &args, &kwargs)
+    }
+
+    /// Assertion: an even number.
+    fn even<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: SmallMap<String, Value<'v>>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        make_added(heap, AssertKind::Even, &args, &kwargs)
+    }
+
+    /// Assertion: an odd number.
+    fn odd<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: SmallMap<String, Value<'v>>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        make_added(heap, AssertKind::Odd, &args, &kwargs)
+    }
+
+    /// Assertion: a multiple of n.
+    fn multiple_of<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: SmallMap<String, Value<'v>>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        make_added(heap, AssertKind::MultipleOf, &args, &kwargs)
+    }
+
+    /// Runs validation rules (as `@assert/validate` takes them) on `value`; fails with the
+    /// violation report. Returns the value.
+    fn validate<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: SmallMap<String, Value<'v>>,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> anyhow::Result<Value<'v>> {
+        let f = "assert.validate";
+        if args.items.len() < 2 {
+            bail!("{f}: got {} arguments, want at least 2", args.items.len());
+        }
+        let Some(key) = args.items[0].unpack_str() else {
+            bail!(
+                "{f}: expected first argument (the key) to be a string, but was {}",
+                args.items[0].get_type()
+            );
+        };
+        let value = args.items[1];
+        let node = to_node(value).map_err(|e| anyhow!("{f}: {e:#}"))?;
+        let pos: Pos = crate::validations::call_site(eval);
+        let kwargs: Vec<(String, Value<'v>)> = kwargs.into_iter().collect();
+        let report =
+            crate::validations::validate_value(eval, key, &node, &pos, &args.items[2..], &kwargs)
+                .map_err(|e| anyhow!("{f}: {e:#}"))?;
+        report.finish()?;
+        Ok(value)
+    }
+
+    /// Runs the `@assert/validate` annotations on the nodes of a yaml fragment; fails with
+    /// the violation report. Returns the fragment.
+    fn valid<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: SmallMap<String, Value<'v>>,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> anyhow::Result<Value<'v>> {
+        let f = "assert.valid";
+        check_positional(f, &args.items, &kwargs, 1, 1)?;
+        let v = args.items[0];
+        let Some(frag) = v.downcast_ref::<YamlFragment>() else {
+            bail!("{f}: expected a yamlfragment, but was {}", v.get_type());
+        };
+        let node = frag.node.clone();
+        let report = crate::validations::validate_fragment(
+            &node,
+            eval,
+            crate::validations::Subject::Fragment,
+        )?;
+        report.finish()?;
+        Ok(v)
     }
 
     /// Assertion: value is one of the given values (a sequence, or several arguments).

@@ -8,22 +8,27 @@ use anyhow::{anyhow, bail};
 use super::compile::{compile_file, compile_yaml_file, parse_yaml, text_of, Compiled};
 use super::library::{LibFile, Library};
 use super::loader::{LibraryEval, Scope};
-use super::refs::{parse_ref, Envelope, Payload};
+use super::refs::{parse_ref, Envelope, Payload, RefSegment};
 use super::values::{self, CliValues};
 use super::{OutputContent, OutputFile};
 use crate::eval::exec::run_template;
 use crate::eval::runtime::{Extra, RootOutput, Runtime};
 use crate::files::FileKind;
 use crate::overlay::{self, Host};
+use crate::schema::{FlagOrigin, Schema};
 use crate::stdlib::overlay::EvalHost;
 use crate::template::CompileOptions;
-use crate::yaml::{Doc, DocSet, Node};
+use crate::yaml::{Doc, DocSet, Meta, Node};
 
 /// How a library's files are read and compiled.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Settings {
     pub compile: CompileOptions,
     pub strict: bool,
+    /// `--dangerous-data-values-disable-validation` (sticky for child libraries).
+    pub disable_values_validation: bool,
+    /// `--output-disable-validation` (for every library).
+    pub disable_output_validation: bool,
 }
 
 /// Values `library.with_data_values(...)` adds.
@@ -75,17 +80,20 @@ pub fn library_values(
 ) -> anyhow::Result<ValuesStage> {
     let mut dv_files = Vec::new();
     let mut files = Vec::new();
+    let mut schema_files: Vec<String> = Vec::new();
+    for f in &lib.files {
+        // reports quote source lines of any file of the run
+        crate::schema::register_source(&f.file.rel_path, f.file.data.clone());
+    }
     for f in &lib.files {
         if f.file.kind == FileKind::YamlTemplate && !f.file.is_library {
             let ds = parse_yaml(&f.file, settings.strict)?;
             values::check_annotation_placement(&f.file.rel_path, &ds)?;
-            if ds.docs.iter().any(values::is_schema_doc) {
-                bail!(
-                    "Data values schemas (@data/values-schema in '{}') are not supported yet by this implementation",
-                    f.file.rel_path
-                );
+            let has_schema = ds.docs.iter().any(values::is_schema_doc);
+            if has_schema {
+                schema_files.push(f.file.rel_path.clone());
             }
-            if ds.docs.iter().any(values::is_data_values_doc) {
+            if has_schema || ds.docs.iter().any(values::is_data_values_doc) {
                 dv_files.push((f.clone(), ds));
             } else {
                 files.push((f.clone(), Some(ds)));
@@ -97,9 +105,14 @@ pub fn library_values(
 
     let mut order: Vec<String> = dv_files
         .iter()
+        .filter(|(_, ds)| ds.docs.iter().any(values::is_data_values_doc))
         .map(|(f, _)| f.file.rel_path.clone())
         .collect();
-    let has_more = inputs.envelopes.iter().any(|e| e.refs.is_empty()) || !inputs.with_values.is_empty();
+    let has_more = inputs
+        .envelopes
+        .iter()
+        .any(|e| e.refs.is_empty() && !matches!(e.payload, Payload::Schema { .. }))
+        || !inputs.with_values.is_empty();
     if has_more {
         order.push("additional data values".into());
     }
@@ -120,6 +133,7 @@ pub fn library_values(
         Arc::new(Scope::new(lib.clone(), Vec::new(), settings)),
     );
     let mut own: Vec<Doc> = Vec::new();
+    let mut own_schemas: Vec<Doc> = Vec::new();
     let mut child_envelopes: Vec<Envelope> = Vec::new();
     for (f, ds) in dv_files {
         let out = match compile_yaml_file(rt, &f.file, ds, settings.compile)? {
@@ -133,6 +147,21 @@ pub fn library_values(
             }
         };
         for doc in out.docs {
+            if doc.meta.has_annotation(values::DATA_VALUES_SCHEMA) {
+                match library_ref(&doc, host).map_err(wrap)? {
+                    Some((refs, text)) => child_envelopes.push(Envelope::new(
+                        refs,
+                        text,
+                        doc.meta.pos.describe(),
+                        Payload::Schema {
+                            value: doc.value,
+                            meta: doc.meta,
+                        },
+                    )),
+                    None => own_schemas.push(doc),
+                }
+                continue;
+            }
             let Some(dv) = doc.meta.annotation(values::DATA_VALUES).cloned() else {
                 if doc.value.is_empty_doc_value() {
                     continue;
@@ -188,7 +217,25 @@ pub fn library_values(
         }
     }
 
+    let for_me = inputs.envelopes.iter().filter(|e| e.refs.is_empty());
+    let schema = library_schema(&schema_files, own_schemas, for_me.clone(), host)?;
+
     let mut result = Node::Null;
+    // the base document's metadata: its validations apply to the whole document
+    let mut doc_meta: Option<Meta> = None;
+    if let Some(s) = &schema {
+        result = s.defaults();
+        doc_meta = Some(s.defaults_meta());
+    }
+    // after each step, the values are checked against the schema and completed
+    let typed = |result: &mut Node, doc_meta: &mut Option<Meta>, flag: Option<FlagOrigin>| -> anyhow::Result<()> {
+        if let Some(s) = &schema {
+            let meta = doc_meta.get_or_insert_with(|| s.defaults_meta());
+            s.check(result, meta, flag)
+                .map_err(|r| anyhow!("Overlaying data values (in following order: {order}): \n{r}"))?;
+        }
+        Ok(())
+    };
     let overlay_on = |result: &mut Node, value: &Node, host: &mut dyn Host| -> anyhow::Result<()> {
         if result.is_null() {
             *result = strip_overlay_annotations(value.clone());
@@ -202,16 +249,20 @@ pub fn library_values(
     for doc in &own {
         if result.is_null() {
             result = strip_overlay_annotations(doc.value.clone());
+            if doc_meta.is_none() {
+                doc_meta = Some(doc.meta.clone());
+            }
         } else {
             let left = std::mem::take(&mut result);
             result = overlay::apply_doc_value(left, doc, host)
                 .map_err(|e| wrap(anyhow!("{}", e.indented(0))))?;
         }
+        typed(&mut result, &mut doc_meta, None)?;
     }
-    let for_me = inputs.envelopes.iter().filter(|e| e.refs.is_empty());
     for e in for_me.clone() {
         if let Payload::Doc { value, after_module: false } = &e.payload {
             overlay_on(&mut result, value, host)?;
+            typed(&mut result, &mut doc_meta, None)?;
         }
     }
     for w in &inputs.with_values {
@@ -223,10 +274,12 @@ pub fn library_values(
         } else {
             overlay_on(&mut result, &w.node, host)?;
         }
+        typed(&mut result, &mut doc_meta, None)?;
     }
     for e in for_me.clone() {
         if let Payload::Doc { value, after_module: true } = &e.payload {
             overlay_on(&mut result, value, host)?;
+            typed(&mut result, &mut doc_meta, None)?;
         }
     }
     let cli: Vec<&CliValues> = for_me
@@ -235,14 +288,85 @@ pub fn library_values(
             _ => None,
         })
         .collect();
-    values::apply_cli(&mut result, &cli).map_err(wrap)?;
+    for c in cli {
+        values::apply_cli(&mut result, &[c]).map_err(wrap)?;
+        let flag = c.flag_line().map(|text| FlagOrigin {
+            source: c.source(),
+            text,
+        });
+        typed(&mut result, &mut doc_meta, flag)?;
+    }
 
     child_envelopes.extend(inputs.envelopes.iter().filter(|e| !e.refs.is_empty()).cloned());
+    if !settings.disable_values_validation {
+        crate::validations::check_values(rt, &result, doc_meta.as_ref())?;
+    }
     Ok(ValuesStage {
         values: result,
         child_envelopes,
         files,
     })
+}
+
+/// The `@library/ref` of a data-values (or schema) document: the reference's segments
+/// and text.
+fn library_ref(doc: &Doc, host: &mut dyn Host) -> anyhow::Result<Option<(Vec<RefSegment>, String)>> {
+    let Some(r) = doc.meta.annotation("library/ref") else {
+        return Ok(None);
+    };
+    let text = match r.args.first() {
+        Some(v) => match host.value(*v)? {
+            Node::Str(s) => s,
+            other => bail!(
+                "Annotation library/ref:\n  Expected library ref to be a string, but was {}",
+                other.type_name()
+            ),
+        },
+        None => bail!("Annotation library/ref:\n  Expected one library ref argument"),
+    };
+    let refs = parse_ref(&text).map_err(|e| anyhow!("Annotation library/ref:\n  {e}"))?;
+    Ok(Some((refs, text)))
+}
+
+/// A library's schema: its own schema documents in file order, then those its parent
+/// addressed to it and those given by `with_data_values_schema()`, each overlaid on the
+/// previous ones; `None` when there is none.
+fn library_schema<'e>(
+    schema_files: &[String],
+    own: Vec<Doc>,
+    for_me: impl Iterator<Item = &'e Envelope>,
+    host: &mut dyn Host,
+) -> anyhow::Result<Option<Schema>> {
+    let own_count = own.len();
+    let mut docs: Vec<Doc> = own;
+    for e in for_me {
+        if let Payload::Schema { value, meta } = &e.payload {
+            docs.push(Doc {
+                value: value.clone(),
+                meta: meta.clone(),
+            });
+        }
+    }
+    if docs.is_empty() {
+        return Ok(None);
+    }
+    let mut order: Vec<String> = schema_files.to_vec();
+    if docs.len() > own_count {
+        order.push("additional data values".into());
+    }
+    let order = order.join(", ");
+    let wrap = |e: String| anyhow!("Overlaying data values schema (in following order: {order}): \n{e}");
+    let mut docs = docs.into_iter();
+    let Some(first) = docs.next() else {
+        return Ok(None);
+    };
+    let meta = first.meta.clone();
+    let mut value = strip_overlay_annotations(first.value);
+    for doc in docs {
+        value = overlay::apply_doc_value(value, &doc, host)
+            .map_err(|e| wrap(indent(&e.indented(0), 2)))?;
+    }
+    Schema::build(&value, &meta, host).map(Some).map_err(wrap)
 }
 
 /// Evaluates a library's templates with its data values, applies its overlays, and checks
@@ -314,6 +438,16 @@ pub fn library_outputs(
         });
     }
     apply_overlays(rt, &mut outputs)?;
+    if !settings.disable_output_validation {
+        let docs: Vec<&DocSet> = outputs
+            .iter()
+            .filter_map(|o| match &o.content {
+                OutputContent::Yaml(ds) => Some(ds),
+                OutputContent::Text(_) => None,
+            })
+            .collect();
+        crate::validations::check_documents(rt, &docs)?;
+    }
     Envelope::check_all_used(&scope.envelopes)?;
     Ok(outputs)
 }

@@ -19,7 +19,7 @@ use starlark_derive::starlark_value;
 use super::execution::{library_outputs, library_values, LibraryInputs, Settings, WithValues};
 use super::library::Library;
 use super::loader::{LibraryEval, Scope};
-use super::refs::Envelope;
+use super::refs::{Envelope, Payload};
 use super::OutputContent;
 use crate::eval::convert::{from_node_struct, to_node};
 use crate::eval::fragment::{FragmentNode, YamlFragment};
@@ -88,8 +88,10 @@ impl<'v> StarlarkValue<'v> for LibraryGet {
                 "ignore_unknown_comments" => settings.compile.ignore_unknown_comments = flag(),
                 "implicit_map_key_overrides" => settings.compile.implicit_map_key_overrides = flag(),
                 "strict" => settings.strict = flag(),
-                // no validations run yet, so there is nothing to turn off
-                "dangerous_data_values_disable_validation" => {}
+                // sticky: child libraries of this one inherit the setting
+                "dangerous_data_values_disable_validation" => {
+                    settings.disable_values_validation |= flag()
+                }
                 other => {
                     return Err(err(format!(
                         "library.get: unexpected keyword argument '{other}'"
@@ -115,6 +117,7 @@ impl<'v> StarlarkValue<'v> for LibraryGet {
                 name,
                 settings,
                 with_values: Vec::new(),
+                with_schemas: Vec::new(),
             })),
         }))
     }
@@ -128,6 +131,8 @@ struct Handle {
     name: String,
     settings: Settings,
     with_values: Vec<WithValues>,
+    /// Schemas `with_data_values_schema()` adds, in call order.
+    with_schemas: Vec<Node>,
 }
 
 impl fmt::Debug for Handle {
@@ -171,15 +176,34 @@ impl LibraryValue {
 
 impl Handle {
     fn inputs(&self) -> LibraryInputs {
+        let mut envelopes =
+            Envelope::deliver(&self.scope.envelopes, &self.path, self.alias.as_deref());
+        // schemas from `with_data_values_schema()` come after those addressed to the library
+        envelopes.extend(self.with_schemas.iter().map(|n| {
+            Envelope::new(
+                Vec::new(),
+                String::new(),
+                String::new(),
+                Payload::Schema {
+                    value: n.clone(),
+                    meta: Meta::default(),
+                },
+            )
+        }));
         LibraryInputs {
-            envelopes: Envelope::deliver(&self.scope.envelopes, &self.path, self.alias.as_deref()),
+            envelopes,
             with_values: self.with_values.clone(),
         }
     }
 
     fn wrap(&self, what: &str, e: anyhow::Error) -> anyhow::Error {
         let verb = if what == "export" { "Exporting from" } else { "Evaluating" };
-        anyhow!("library.{what}: {verb} library '{}': {e:#}", self.name)
+        let mut msg = format!("{e:#}");
+        // these reports read on one line inside a library's error, as the reference's do
+        if msg.starts_with("Compiling YAML template") || msg.starts_with("Expected all provided") {
+            msg = msg.lines().map(str::trim).collect::<Vec<_>>().join(" ");
+        }
+        anyhow!("library.{what}: {verb} library '{}': {msg}", self.name)
     }
 }
 
@@ -196,7 +220,7 @@ fn library_methods(builder: &mut MethodsBuilder) {
         let node = to_node(values)
             .map_err(|e| anyhow!("library.with_data_values: {e:#}"))?;
         if plain && has_annotations(&node) {
-            bail!("library.with_data_values: Expected data values to be plain YAML (no annotations) when plain=True");
+            bail!("library.with_data_values: Expected to be plain YAML, having no annotations (hint: remove comments starting with `#@`)");
         }
         let mut with_values = h.with_values.clone();
         with_values.push(WithValues { node, plain });
@@ -209,13 +233,30 @@ fn library_methods(builder: &mut MethodsBuilder) {
                 name: h.name.clone(),
                 settings: h.settings,
                 with_values,
+                with_schemas: h.with_schemas.clone(),
             })),
         })
     }
 
+    /// A copy of the library with `schema` overlaid on its schema (after its own schema
+    /// documents and those its parent addressed to it).
     fn with_data_values_schema<'v>(this: &LibraryValue, schema: Value<'v>) -> anyhow::Result<LibraryValue> {
-        let _ = (this, schema);
-        bail!("library.with_data_values_schema: data values schemas are not supported yet by this implementation")
+        let h = this.handle()?;
+        let node = to_node(schema).map_err(|e| anyhow!("library.with_data_values_schema: {e:#}"))?;
+        let mut with_schemas = h.with_schemas.clone();
+        with_schemas.push(node);
+        Ok(LibraryValue {
+            handle: Some(Arc::new(Handle {
+                scope: h.scope.clone(),
+                child: h.child.clone(),
+                path: h.path.clone(),
+                alias: h.alias.clone(),
+                name: h.name.clone(),
+                settings: h.settings,
+                with_values: h.with_values.clone(),
+                with_schemas,
+            })),
+        })
     }
 
     /// Runs the library; its output documents as a yamlfragment.

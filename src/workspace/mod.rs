@@ -31,6 +31,10 @@ pub struct RenderOptions {
     pub data_values: Vec<CliValues>,
     /// `--data-values-inspect`: stop after computing the data values.
     pub data_values_inspect: bool,
+    /// `--dangerous-data-values-disable-validation`
+    pub disable_values_validation: bool,
+    /// `--output-disable-validation`
+    pub disable_output_validation: bool,
 }
 
 /// What a run produced, one entry per output file, in output order.
@@ -67,6 +71,8 @@ pub fn render(opts: &RenderOptions, files: Vec<InputFile>) -> anyhow::Result<Ren
             implicit_map_key_overrides: opts.implicit_map_key_overrides,
         },
         strict: opts.strict,
+        disable_values_validation: opts.disable_values_validation,
+        disable_output_validation: opts.disable_output_validation,
     };
     let inputs = LibraryInputs {
         envelopes: execution::cli_envelopes(&opts.data_values)?,

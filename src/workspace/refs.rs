@@ -8,7 +8,7 @@ use std::sync::Arc;
 use anyhow::bail;
 
 use super::values::CliValues;
-use crate::yaml::Node;
+use crate::yaml::{Meta, Node};
 
 /// One `@path~alias` segment of a library reference.
 #[derive(Clone, Debug, PartialEq)]
@@ -61,6 +61,8 @@ pub enum Payload {
     Doc { value: Node, after_module: bool },
     /// Values from the command line.
     Cli(CliValues),
+    /// A `@data/values-schema` document (its value and document metadata).
+    Schema { value: Node, meta: Meta },
 }
 
 #[derive(Clone, Debug)]
@@ -112,6 +114,17 @@ impl Envelope {
 
     /// The error for envelopes nobody took.
     pub fn check_all_used(envelopes: &[Envelope]) -> anyhow::Result<()> {
+        let schemas: Vec<String> = envelopes
+            .iter()
+            .filter(|e| !e.is_used() && matches!(e.payload, Payload::Schema { .. }))
+            .map(|e| format!("Schema belonging to library '{}' on line {}", e.original, e.origin))
+            .collect();
+        if !schemas.is_empty() {
+            bail!(
+                "Expected all provided library schema documents to be used but found unused:\n  {}",
+                schemas.join("\n  ")
+            );
+        }
         let unused: Vec<String> = envelopes
             .iter()
             .filter(|e| !e.is_used())

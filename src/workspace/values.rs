@@ -1,9 +1,11 @@
 //! Data values: `@data/values` documents, the command line's values, and how they merge.
 
+use std::sync::Arc;
+
 use anyhow::{anyhow, bail};
 
 use crate::template::annotations::annotations_of;
-use crate::yaml::{Doc, DocSet, Map, MapItem, Meta, Node};
+use crate::yaml::{Doc, DocSet, Map, MapItem, Meta, Node, Pos};
 
 pub const DATA_VALUES: &str = "data/values";
 pub const DATA_VALUES_SCHEMA: &str = "data/values-schema";
@@ -18,15 +20,22 @@ pub enum CliValues {
     Plain {
         library: Option<String>,
         doc: Node,
-        /// How the source is named in messages.
+        /// How the source is named in messages (and in the positions of `doc`).
         source: String,
+        /// The file's text, for the source lines of reports.
+        text: Arc<str>,
     },
     /// One value at a key path (`-v a.b=c`, env variables…): the path is created as needed.
     KeyValue {
         library: Option<String>,
         path: Vec<String>,
         value: Node,
+        /// How the source is named in messages (`(data-value arg)`,
+        /// `(data-values-env arg) PREFIX`, `(data-value-file arg) key=path`).
         source: String,
+        /// The text reports show for the value (`key=value`, `PREFIX_key=value`, the
+        /// file's contents).
+        line: String,
     },
 }
 
@@ -34,6 +43,14 @@ impl CliValues {
     pub fn source(&self) -> &str {
         match self {
             CliValues::Plain { source, .. } | CliValues::KeyValue { source, .. } => source,
+        }
+    }
+
+    /// For a key-value flag, the text reports show for it.
+    pub fn flag_line(&self) -> Option<&str> {
+        match self {
+            CliValues::KeyValue { line, .. } => Some(line),
+            CliValues::Plain { .. } => None,
         }
     }
 
@@ -99,7 +116,12 @@ pub fn merge_plain(left: &mut Node, right: Node) {
         (Node::Map(l), Node::Map(r)) => {
             for item in r.items {
                 match l.items.iter_mut().find(|i| i.key.value_eq(&item.key)) {
-                    Some(existing) => merge_plain(&mut existing.value, item.value),
+                    Some(existing) => {
+                        if !(matches!(existing.value, Node::Map(_)) && matches!(item.value, Node::Map(_))) {
+                            existing.meta.pos = item.meta.pos.clone();
+                        }
+                        merge_plain(&mut existing.value, item.value)
+                    }
                     None => l.items.push(item),
                 }
             }
@@ -110,6 +132,13 @@ pub fn merge_plain(left: &mut Node, right: Node) {
 
 /// Sets the value at `path`, creating maps on the way (`-v a.b.c=x`).
 pub fn set_path(left: &mut Node, path: &[String], value: Node, source: &str) -> anyhow::Result<()> {
+    let pos = Pos::new(&Arc::from(source), 1);
+    let mut value = value;
+    position_all(&mut value, &pos);
+    set_path_at(left, path, value, source, &pos)
+}
+
+fn set_path_at(left: &mut Node, path: &[String], value: Node, source: &str, pos: &Pos) -> anyhow::Result<()> {
     let Some((first, rest)) = path.split_first() else {
         *left = value;
         return Ok(());
@@ -125,23 +154,46 @@ pub fn set_path(left: &mut Node, path: &[String], value: Node, source: &str) -> 
     };
     let key = Node::Str(first.clone());
     if let Some(item) = m.items.iter_mut().find(|i| i.key.value_eq(&key)) {
-        return set_path(&mut item.value, rest, value, source);
+        if rest.is_empty() {
+            item.meta.pos = pos.clone();
+        }
+        return set_path_at(&mut item.value, rest, value, source, pos);
     }
     let mut child = Node::Null;
-    set_path(&mut child, rest, value, source)?;
+    set_path_at(&mut child, rest, value, source, pos)?;
     m.items.push(MapItem {
         key,
         value: child,
-        meta: Meta::default(),
+        meta: Meta::at(pos.clone()),
     });
     Ok(())
+}
+
+/// Gives every item of `n` the position `pos` (values from a flag are all on its line).
+fn position_all(n: &mut Node, pos: &Pos) {
+    match n {
+        Node::Map(m) => {
+            for i in &mut m.items {
+                i.meta.pos = pos.clone();
+                position_all(&mut i.value, pos);
+            }
+        }
+        Node::Array(a) => {
+            for i in &mut a.items {
+                i.meta.pos = pos.clone();
+                position_all(&mut i.value, pos);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// Applies the command line's values (those for this library) onto `values`.
 pub fn apply_cli(values: &mut Node, cli: &[&CliValues]) -> anyhow::Result<()> {
     for c in cli {
         match c {
-            CliValues::Plain { doc, .. } => {
+            CliValues::Plain { doc, source, text, .. } => {
+                crate::schema::register_source(source, Arc::from(text.as_bytes()));
                 if values.is_null() {
                     *values = Node::Map(Map::default());
                 }

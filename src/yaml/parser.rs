@@ -925,8 +925,10 @@ impl<'a> Builder<'a> {
 
     fn end_collection(&mut self) -> Result<(), YamlError> {
         let (node, anchor) = match self.stack.pop() {
+            // collections are kept as long as the run: drop the growth slack (small
+            // maps would otherwise keep room for four items)
             Some(Frame::Map {
-                items,
+                mut items,
                 pending,
                 anchor,
                 ..
@@ -934,9 +936,15 @@ impl<'a> Builder<'a> {
                 if pending.is_some() {
                     return Err(YamlError::at(None, "internal error: key without value"));
                 }
+                items.shrink_to_fit();
                 (Node::Map(Map { items }), anchor)
             }
-            Some(Frame::Seq { items, anchor, .. }) => (Node::Array(Array { items }), anchor),
+            Some(Frame::Seq {
+                mut items, anchor, ..
+            }) => {
+                items.shrink_to_fit();
+                (Node::Array(Array { items }), anchor)
+            }
             _ => return Err(YamlError::at(None, "internal error: unbalanced collection")),
         };
         self.store_anchor(anchor, &node);
@@ -1199,6 +1207,8 @@ fn parse_once(text: &str, file: &Arc<str>, opts: &ParseOptions) -> Result<DocSet
             Event::Scalar(value, style, anchor, tag) => {
                 let merge = style == ScalarStyle::Plain && tag.is_none() && value == "<<";
                 let mut value = value.into_owned();
+                // the scanner's buffers are much larger than most scalars
+                value.shrink_to_fit();
                 if bom_pending && span.start.index() == 1 && style == ScalarStyle::Plain {
                     // go-yaml keeps a leading BOM as part of the first scalar
                     value.insert(0, '\u{feff}');

@@ -1,0 +1,587 @@
+//! Building the type tree from a (merged) schema document: inference from values, the
+//! `@schema/...` annotations, defaults, and the reference's reports for malformed schemas.
+
+use super::check::{check, Holder, ViolationKind};
+use super::report::{annotation_line, titled, Item, Report, Source};
+use super::types::*;
+use crate::overlay::Host;
+use crate::yaml::{Annotation, Array, Map, MapItem, Meta, Node, Pos};
+
+const INVALID: &str = "Invalid schema";
+const EXAMPLES_EXPECTED: &str =
+    "2-tuple containing description (string) and example value (of expected type)";
+
+/// Where a schema node sits.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum At {
+    Doc,
+    MapItem,
+    ArrayItem,
+}
+
+/// Builds types, reading annotation arguments through `host`.
+pub struct Builder<'h> {
+    host: &'h mut dyn Host,
+}
+
+type Res<T> = Result<T, Report>;
+
+/// Where an annotation was written: its own comment line when it can be found.
+pub fn annotation_pos(ann: &Annotation) -> Pos {
+    if let Some(file) = &ann.pos.file {
+        if let Some(line) = annotation_line(file, ann.pos.line, &ann.name) {
+            return Pos::new(file, line);
+        }
+    }
+    ann.pos.clone()
+}
+
+/// The source lines from the first of `anns` down to the node.
+fn span(node: &Pos, anns: &[&Annotation]) -> Source {
+    let Some(name) = node.file.as_deref().filter(|_| node.line > 0).map(str::to_owned) else {
+        return Source::Calculated {
+            text: String::new(),
+        };
+    };
+    let mut from = node.line;
+    for a in anns {
+        let p = annotation_pos(a);
+        if p.file == node.file && p.line > 0 && p.line < from {
+            from = p.line;
+        }
+    }
+    Source::File {
+        name,
+        from,
+        to: node.line,
+    }
+}
+
+fn item(
+    summary: Option<String>,
+    source: Source,
+    found: Option<String>,
+    expected: Option<String>,
+    hints: &[&str],
+) -> Item {
+    Item {
+        summary,
+        source,
+        found,
+        expected,
+        hints: hints.iter().map(|h| (*h).to_owned()).collect(),
+    }
+}
+
+fn syntax_error(name: &str, node: &Pos, ann: &Annotation, found: String, expected: String, hints: &[&str]) -> Report {
+    Report::new(
+        INVALID,
+        vec![item(
+            Some(format!("syntax error in @{name} annotation")),
+            span(node, &[ann]),
+            Some(found),
+            Some(expected),
+            hints,
+        )],
+    )
+}
+
+fn has_schema_annotation(meta: &Meta) -> bool {
+    meta.annotations.iter().any(|a| a.name.starts_with("schema/"))
+}
+
+/// Positions unknown nodes (values computed by `@schema/default`) at `pos`.
+fn position(n: &mut Node, pos: &Pos) {
+    match n {
+        Node::Map(m) => {
+            for i in &mut m.items {
+                if !i.meta.pos.is_known() {
+                    i.meta.pos = pos.clone();
+                }
+                position(&mut i.value, pos);
+            }
+        }
+        Node::Array(a) => {
+            for i in &mut a.items {
+                if !i.meta.pos.is_known() {
+                    i.meta.pos = pos.clone();
+                }
+                position(&mut i.value, pos);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A copy of `n` without annotations (the default of an "any type" node).
+fn plain(n: &Node) -> Node {
+    match n {
+        Node::Map(m) => Node::Map(Map {
+            items: m
+                .items
+                .iter()
+                .map(|i| MapItem {
+                    key: i.key.clone(),
+                    value: plain(&i.value),
+                    meta: Meta::at(i.meta.pos.clone()),
+                })
+                .collect(),
+        }),
+        Node::Array(a) => Node::Array(Array {
+            items: a
+                .items
+                .iter()
+                .map(|i| crate::yaml::ArrayItem {
+                    value: plain(&i.value),
+                    meta: Meta::at(i.meta.pos.clone()),
+                })
+                .collect(),
+        }),
+        other => other.clone(),
+    }
+}
+
+impl<'h> Builder<'h> {
+    pub fn new(host: &'h mut dyn Host) -> Self {
+        Builder { host }
+    }
+
+    /// The type of a schema document.
+    pub fn document(&mut self, value: &Node, meta: &Meta) -> Res<Type> {
+        self.node(value, meta, At::Doc, None)
+    }
+
+    fn node(&mut self, value: &Node, meta: &Meta, at: At, str_defaults: Option<&Annotation>) -> Res<Type> {
+        let pos = &meta.pos;
+        let any = match meta.annotation(TYPE) {
+            Some(a) => self.type_any(a, pos)?,
+            None => false,
+        };
+        let nullable = match meta.annotation(NULLABLE) {
+            Some(a) => {
+                self.no_args(a, pos)?;
+                true
+            }
+            None => false,
+        };
+        let own_defaults = meta.annotation(VALIDATION_DEFAULTS_FOR_STRINGS);
+        let str_defaults = own_defaults.or(str_defaults);
+
+        let kind = if any {
+            self.no_nested_schema(value)?;
+            Kind::Any
+        } else {
+            match value {
+                Node::Null => return Err(null_error(pos)),
+                Node::Map(m) => {
+                    let mut items = Vec::with_capacity(m.items.len());
+                    for i in &m.items {
+                        let ty = self.node(&i.value, &i.meta, At::MapItem, str_defaults)?;
+                        items.push(MapItemType {
+                            key: i.key.clone(),
+                            ty,
+                        });
+                    }
+                    Kind::Map(items)
+                }
+                Node::Array(a) => {
+                    if a.items.len() != 1 {
+                        return Err(Report::new(
+                            "Invalid schema - wrong number of items in array definition",
+                            vec![item(
+                                None,
+                                span(pos, &[]),
+                                Some(format!("{} array items", a.items.len())),
+                                Some("exactly 1 array item, of the desired type".into()),
+                                &[
+                                    "in schema, the one item of the array implies the type of its elements.",
+                                    "in schema, the default value for an array is always an empty list.",
+                                    "default values can be overridden via a data values overlay.",
+                                ],
+                            )],
+                        ));
+                    }
+                    let i = &a.items[0];
+                    let elem = self.node(&i.value, &i.meta, At::ArrayItem, str_defaults)?;
+                    Kind::Array(Box::new(elem))
+                }
+                scalar => Kind::of_scalar(scalar).unwrap_or(Kind::String),
+            }
+        };
+
+        let default = match &kind {
+            Kind::Any => plain(value),
+            Kind::Map(items) => Node::Map(Map {
+                items: items
+                    .iter()
+                    .map(|i| MapItem {
+                        key: i.key.clone(),
+                        value: i.ty.default.clone(),
+                        meta: Meta::at(i.ty.pos.clone()),
+                    })
+                    .collect(),
+            }),
+            Kind::Array(_) => Node::Array(Array::default()),
+            _ => value.clone(),
+        };
+        let mut ty = Type {
+            kind,
+            nullable,
+            pos: pos.clone(),
+            default: if nullable { Node::Null } else { default },
+            doc: TypeDoc::default(),
+            validations: Vec::new(),
+        };
+
+        if let Some(a) = meta.annotation(DEFAULT) {
+            ty.default = self.default_value(a, &ty, at)?;
+        }
+        if let Some(a) = meta.annotation(DESC) {
+            ty.doc.description = Some(self.string_arg(a, pos)?);
+        }
+        if let Some(a) = meta.annotation(TITLE) {
+            ty.doc.title = Some(self.string_arg(a, pos)?);
+        }
+        if let Some(a) = meta.annotation(EXAMPLES) {
+            ty.doc.examples = self.examples(a, &ty)?;
+        }
+        if let Some(a) = meta.annotation(DEPRECATED) {
+            if at == At::Doc {
+                return Err(Report::new(
+                    INVALID,
+                    vec![item(
+                        Some("@schema/deprecated not supported on a document".into()),
+                        span(pos, &[a]),
+                        None,
+                        None,
+                        &[
+                            "do you mean to deprecate the entire schema document?",
+                            "use schema/deprecated on individual keys.",
+                        ],
+                    )],
+                ));
+            }
+            ty.doc.deprecated = Some(self.string_arg(a, pos)?);
+        }
+        for a in meta.annotations.iter().filter(|a| a.name == VALIDATION) {
+            let mut a = a.clone();
+            a.pos = annotation_pos(&a);
+            ty.validations.push(a);
+        }
+        if ty.validations.is_empty() && ty.is_string() {
+            if let Some(d) = str_defaults {
+                ty.validations.push(Annotation {
+                    name: VALIDATION.to_owned(),
+                    pos: annotation_pos(d),
+                    args: d.args.clone(),
+                    kwargs: d.kwargs.clone(),
+                });
+            }
+        }
+        Ok(ty)
+    }
+
+    /// `@schema/type any=True|False`.
+    fn type_any(&mut self, a: &Annotation, pos: &Pos) -> Res<bool> {
+        let err = |summary: &str, found: String, expected: &str, hint: &str| {
+            Report::new(
+                INVALID,
+                vec![item(
+                    Some(summary.to_owned()),
+                    span(pos, &[a]),
+                    Some(found),
+                    Some(expected.to_owned()),
+                    &[hint],
+                )],
+            )
+        };
+        let by = annotation_pos(a).describe();
+        if !a.args.is_empty() || a.kwargs.is_empty() {
+            return Err(err(
+                "expected @schema/type annotation to have keyword argument and value",
+                format!("missing keyword argument and value (by {by})"),
+                "valid keyword argument and value",
+                "Supported key-value pairs are 'any=True', 'any=False'",
+            ));
+        }
+        let mut any = false;
+        for (k, v) in &a.kwargs {
+            if k != "any" {
+                return Err(err(
+                    "unknown @schema/type annotation keyword argument",
+                    format!("{k} (by {by})"),
+                    "A valid kwarg",
+                    "Supported kwargs are 'any'",
+                ));
+            }
+            match self.host.value(*v).map_err(|e| host_error(pos, a, e))? {
+                Node::Bool(b) => any = b,
+                _ => {
+                    let t = self.host.type_name(*v).unwrap_or_else(|_| "value".into());
+                    return Err(err(
+                        "unknown @schema/type annotation keyword argument",
+                        format!("{t} (by {by})"),
+                        "starlark.Bool",
+                        "Supported kwargs are 'any'",
+                    ));
+                }
+            }
+        }
+        Ok(any)
+    }
+
+    /// `@schema/nullable` takes no arguments.
+    fn no_args(&mut self, a: &Annotation, pos: &Pos) -> Res<()> {
+        let by = annotation_pos(a).describe();
+        let found = if !a.kwargs.is_empty() {
+            format!("keyword argument in @{} (by {by})", a.name)
+        } else if !a.args.is_empty() {
+            format!("{} values in @{} (by {by})", a.args.len(), a.name)
+        } else {
+            return Ok(());
+        };
+        Err(syntax_error(&a.name, pos, a, found, "no arguments".into(), &[
+            "this annotation does not accept arguments.",
+        ]))
+    }
+
+    /// Nodes inside an "any type" node may not carry `@schema/...` annotations.
+    fn no_nested_schema(&mut self, value: &Node) -> Res<()> {
+        let check = |meta: &Meta| -> Res<()> {
+            if !has_schema_annotation(meta) {
+                return Ok(());
+            }
+            let anns: Vec<&Annotation> = meta
+                .annotations
+                .iter()
+                .filter(|a| a.name.starts_with("schema/"))
+                .collect();
+            let names: Vec<String> = anns.iter().map(|a| format!("@{}", a.name)).collect();
+            Err(Report::new(
+                INVALID,
+                vec![item(
+                    Some("Schema was specified within an \"any type\" fragment".into()),
+                    span(&meta.pos, &anns),
+                    Some(format!("{} annotation(s)", names.join(", "))),
+                    Some("no '@schema/...' on nodes within a node annotated '@schema/type any=True'".into()),
+                    &["an \"any type\" fragment has no constraints; nested schema annotations conflict and are disallowed"],
+                )],
+            ))
+        };
+        match value {
+            Node::Map(m) => {
+                for i in &m.items {
+                    check(&i.meta)?;
+                    self.no_nested_schema(&i.value)?;
+                }
+            }
+            Node::Array(a) => {
+                for i in &a.items {
+                    check(&i.meta)?;
+                    self.no_nested_schema(&i.value)?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The one string argument of `@schema/desc`, `title` and `deprecated`.
+    fn string_arg(&mut self, a: &Annotation, pos: &Pos) -> Res<String> {
+        let by = annotation_pos(a).describe();
+        let name = a.name.as_str();
+        if !a.kwargs.is_empty() {
+            return Err(syntax_error(
+                name,
+                pos,
+                a,
+                format!("keyword argument in @{name} (by {by})"),
+                "string".into(),
+                &["this annotation only accepts one argument: a string."],
+            ));
+        }
+        if a.args.is_empty() {
+            return Err(syntax_error(name, pos, a, format!("missing value in @{name} (by {by})"), "string".into(), &[]));
+        }
+        if a.args.len() > 1 {
+            return Err(syntax_error(
+                name,
+                pos,
+                a,
+                format!("{} values in @{name} (by {by})", a.args.len()),
+                "string".into(),
+                &[],
+            ));
+        }
+        match self.host.value(a.args[0]).map_err(|e| host_error(pos, a, e))? {
+            Node::Str(s) => Ok(s),
+            _ => Err(syntax_error(name, pos, a, format!("Non-string value in @{name} (by {by})"), "string".into(), &[])),
+        }
+    }
+
+    /// `@schema/default value`: checked against the type, then completed with defaults.
+    fn default_value(&mut self, a: &Annotation, ty: &Type, at: At) -> Res<Node> {
+        let pos = &ty.pos;
+        let ann_pos = annotation_pos(a);
+        let by = ann_pos.describe();
+        let expected = format!("{} (by {})", ty.name(), pos.describe());
+        if !a.kwargs.is_empty() {
+            return Err(syntax_error(
+                &a.name,
+                pos,
+                a,
+                format!("keyword argument in @{} (by {by})", a.name),
+                expected,
+                &[
+                    "this annotation only accepts one argument: the default value.",
+                    "value must be in Starlark format, e.g.: {'key': 'value'}, True.",
+                ],
+            ));
+        }
+        if a.args.is_empty() {
+            return Err(syntax_error(&a.name, pos, a, format!("missing value in @{} (by {by})", a.name), expected, &[]));
+        }
+        if a.args.len() > 1 {
+            return Err(syntax_error(
+                &a.name,
+                pos,
+                a,
+                format!("{} values in @{} (by {by})", a.args.len(), a.name),
+                expected,
+                &[],
+            ));
+        }
+        if at == At::ArrayItem {
+            return Err(Report::new(
+                INVALID,
+                vec![item(
+                    Some(titled("Invalid schema - @schema/default not supported on array item")),
+                    span(pos, &[a]),
+                    None,
+                    None,
+                    &[
+                        "do you mean to set a default value for the array?",
+                        "set an array's default by annotating its parent.",
+                    ],
+                )],
+            ));
+        }
+        let mut value = self.host.value(a.args[0]).map_err(|e| host_error(pos, a, e))?;
+        position(&mut value, pos);
+        let mut meta = Meta::at(pos.clone());
+        let mut violations = Vec::new();
+        check(ty, &mut value, &mut meta, Holder::Doc, &mut violations);
+        if let Some(v) = violations.into_iter().next() {
+            let (found, expected) = match v.kind {
+                ViolationKind::Mismatch { found, expected, by: tpos } => {
+                    (found.to_owned(), format!("{expected} (by {})", tpos.describe()))
+                }
+                ViolationKind::Undeclared { key, map_pos, .. } => (
+                    format!("key \"{key}\""),
+                    format!("a key declared in map (by {})", map_pos.describe()),
+                ),
+            };
+            return Err(Report::new(
+                "Invalid schema - @schema/default is wrong type",
+                vec![item(
+                    None,
+                    span(pos, &[a]),
+                    Some(format!("{found} (at {by})")),
+                    Some(expected),
+                    &[],
+                )],
+            ));
+        }
+        Ok(value)
+    }
+
+    /// `@schema/examples ("desc", value), ...`.
+    fn examples(&mut self, a: &Annotation, ty: &Type) -> Res<Vec<(String, Node)>> {
+        let pos = &ty.pos;
+        let ann_pos = annotation_pos(a);
+        let by = ann_pos.describe();
+        let name = a.name.as_str();
+        let syntax = |found: String| syntax_error(name, pos, a, found, EXAMPLES_EXPECTED.into(), &[]);
+        if !a.kwargs.is_empty() {
+            return Err(syntax(format!("keyword argument in @{name} (by {by})")));
+        }
+        if a.args.is_empty() {
+            return Err(syntax(format!("missing value in @{name} (by {by})")));
+        }
+        let mut out = Vec::new();
+        for r in &a.args {
+            let is_tuple = self.host.type_name(*r).map(|t| t == "starlark.Tuple").unwrap_or(false);
+            let v = self.host.value(*r).map_err(|e| host_error(pos, a, e))?;
+            if !is_tuple {
+                return Err(syntax(format!("{} for @{name} (at {by})", v.type_name())));
+            }
+            let Node::Array(items) = v else {
+                return Err(syntax(format!("{} for @{name} (at {by})", v.type_name())));
+            };
+            let mut items: Vec<Node> = items.items.into_iter().map(|i| i.value).collect();
+            match items.len() {
+                0 => return Err(syntax(format!("empty tuple in @{name} (by {by})"))),
+                2 => {}
+                n => return Err(syntax(format!("{n}-tuple argument in @{name} (by {by})"))),
+            }
+            let mut value = items.pop().unwrap_or(Node::Null);
+            let desc = match items.pop() {
+                Some(Node::Str(s)) => s,
+                Some(other) => {
+                    return Err(syntax(format!("{} value for @{name} (at {by})", other.type_name())))
+                }
+                None => String::new(),
+            };
+            let mut meta = Meta::at(pos.clone());
+            let mut violations = Vec::new();
+            check(ty, &mut value, &mut meta, Holder::Doc, &mut violations);
+            if let Some(v) = violations.into_iter().next() {
+                let (found, expected) = match v.kind {
+                    ViolationKind::Mismatch { found, expected, by: tpos } => {
+                        (found.to_owned(), format!("{expected} (by {})", tpos.describe()))
+                    }
+                    ViolationKind::Undeclared { key, map_pos, .. } => (
+                        format!("key \"{key}\""),
+                        format!("a key declared in map (by {})", map_pos.describe()),
+                    ),
+                };
+                return Err(Report::new(
+                    "Invalid schema - @schema/examples has wrong type",
+                    vec![item(None, span(pos, &[a]), Some(format!("{found} (by {by})")), Some(expected), &[])],
+                ));
+            }
+            out.push((desc, value));
+        }
+        Ok(out)
+    }
+}
+
+fn null_error(pos: &Pos) -> Report {
+    Report::new(
+        "Invalid schema - null value not allowed here",
+        vec![item(
+            None,
+            span(pos, &[]),
+            Some("null value".into()),
+            Some("non-null value".into()),
+            &[
+                "in YAML, omitting a value implies null.",
+                "to set the default value to null, annotate with @schema/nullable.",
+                "to allow any value, annotate with @schema/type any=True.",
+            ],
+        )],
+    )
+}
+
+fn host_error(pos: &Pos, a: &Annotation, e: anyhow::Error) -> Report {
+    Report::new(
+        INVALID,
+        vec![item(
+            Some(format!("reading @{} annotation: {e:#}", a.name)),
+            span(pos, &[a]),
+            None,
+            None,
+            &[],
+        )],
+    )
+}

@@ -1,0 +1,184 @@
+//! Data-values schemas: the type tree built from `@data/values-schema` documents
+//! ([`Schema::build`]), the default data values it implies ([`Schema::defaults`]), and
+//! checking data values against it ([`Schema::check`]) with the reference's reports.
+//!
+//! Checking also prepares data values for the validations engine: each value node gets
+//! its schema node's `schema/validation` annotations (and those implied by
+//! `@schema/validation-defaults-for-strings`), positioned where they were written.
+
+pub mod build;
+pub mod check;
+pub mod report;
+pub mod types;
+
+use crate::overlay::Host;
+use crate::yaml::{Meta, Node, Pos};
+use check::{Holder, Violation, ViolationKind};
+use report::{Item, Report, Source};
+pub use report::register_source;
+pub use types::{Kind, Type};
+
+/// A library's schema: the type of its data-values document.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Schema {
+    pub root: Type,
+}
+
+/// The text of the flag a value came from, to show in reports instead of a file line:
+/// values whose position names `source` are shown as `text`.
+#[derive(Clone, Copy, Debug)]
+pub struct FlagOrigin<'a> {
+    pub source: &'a str,
+    pub text: &'a str,
+}
+
+impl Schema {
+    /// Builds the schema from the merged schema document. The error is the reference's
+    /// report (`Invalid schema ...`).
+    pub fn build(value: &Node, meta: &Meta, host: &mut dyn Host) -> Result<Schema, String> {
+        build::Builder::new(host)
+            .document(value, meta)
+            .map(|root| Schema { root })
+            .map_err(|r| r.render())
+    }
+
+    /// The first data values: every key with its default.
+    pub fn defaults(&self) -> Node {
+        let mut v = self.root.default.clone();
+        let mut meta = Meta::at(self.root.pos.clone());
+        let mut ignored = Vec::new();
+        check::check(&self.root, &mut v, &mut meta, Holder::Doc, &mut ignored);
+        v
+    }
+
+    /// The metadata of the defaults document: the schema document's position and
+    /// validations.
+    pub fn defaults_meta(&self) -> Meta {
+        let mut meta = Meta::at(self.root.pos.clone());
+        meta.annotations = self.root.validations.clone();
+        meta
+    }
+
+    /// Checks data values (the document's value and metadata), filling in defaults and
+    /// attaching validations. The error is the reference's report of every violation.
+    pub fn check(&self, values: &mut Node, meta: &mut Meta, flag: Option<FlagOrigin>) -> Result<(), String> {
+        if !meta.pos.is_known() {
+            meta.pos = self.root.pos.clone();
+        }
+        let mut out = Vec::new();
+        check::check(&self.root, values, meta, Holder::Doc, &mut out);
+        if out.is_empty() {
+            return Ok(());
+        }
+        Err(violations_report(&out, flag).render())
+    }
+}
+
+fn source_of(pos: &Pos, calculated: &str, flag: Option<FlagOrigin>) -> Source {
+    match &pos.file {
+        Some(f) if pos.line > 0 => {
+            if let Some(fl) = flag {
+                if &**f == fl.source {
+                    return Source::Text {
+                        name: f.to_string(),
+                        line: pos.line,
+                        text: fl.text.to_owned(),
+                    };
+                }
+            }
+            Source::File {
+                name: f.to_string(),
+                from: pos.line,
+                to: pos.line,
+            }
+        }
+        _ => Source::Calculated {
+            text: calculated.to_owned(),
+        },
+    }
+}
+
+/// `One or more data values were invalid` with an item per violation.
+pub fn violations_report(violations: &[Violation], flag: Option<FlagOrigin>) -> Report {
+    let items = violations
+        .iter()
+        .map(|v| match &v.kind {
+            ViolationKind::Mismatch { found, expected, by } => Item {
+                summary: None,
+                source: source_of(&v.pos, &v.calculated, flag),
+                found: Some((*found).to_owned()),
+                expected: Some(format!("{expected} (by {})", by.describe())),
+                hints: vec![],
+            },
+            ViolationKind::Undeclared {
+                key,
+                allowed,
+                map_pos,
+            } => {
+                let expected = match allowed.len() {
+                    1 => format!("a map item with the key named \"{}\"", allowed[0]),
+                    2..=9 => format!(
+                        "one of {{ {} }}",
+                        allowed
+                            .iter()
+                            .map(|k| format!("\"{k}\""))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    _ => "a key declared in map".to_owned(),
+                };
+                let hints = did_you_mean(key, allowed)
+                    .map(|k| vec![format!("did you mean \"{k}\"?")])
+                    .unwrap_or_default();
+                Item {
+                    summary: Some("Given data value is not declared in schema".into()),
+                    source: source_of(&v.pos, &v.calculated, flag),
+                    found: Some(key.clone()),
+                    expected: Some(format!("{expected} (from {})", map_pos.describe())),
+                    hints,
+                }
+            }
+        })
+        .collect();
+    Report::new("One or more data values were invalid", items)
+}
+
+/// The declared key closest to `key`, when it is close enough to be a typo.
+fn did_you_mean<'a>(key: &str, allowed: &'a [String]) -> Option<&'a str> {
+    let len = key.chars().count();
+    allowed
+        .iter()
+        .map(|k| (levenshtein(key, k), k))
+        .filter(|(d, _)| *d > 0 && d * 2 <= len.max(2))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k.as_str())
+}
+
+fn levenshtein(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != cb);
+            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggests_close_keys_only() {
+        let allowed = vec!["hostname".to_owned(), "port".to_owned()];
+        assert_eq!(did_you_mean("hostnme", &allowed), Some("hostname"));
+        assert_eq!(did_you_mean("prot", &allowed), Some("port"));
+        assert_eq!(did_you_mean("not_in_schema", &allowed), None);
+        assert_eq!(levenshtein("kitten", "sitting"), 3);
+    }
+}

@@ -1,0 +1,387 @@
+//! Validations: the rules of `@schema/validation` (copied onto data values by the schema)
+//! and `@assert/validate` annotations, run leaves-first over the final data values of a
+//! library or over its output documents, and the violation report.
+//!
+//! ```text
+//! Validating final data values:
+//!   limits.max
+//!     from: schema.yml:11
+//!     - must be: a value <= 100 (by: schema.yml:10)
+//!       found: value > 100
+//! ```
+
+pub mod cel;
+pub mod checks;
+pub mod formats;
+mod report;
+pub mod rules;
+
+use anyhow::{anyhow, bail};
+use starlark::collections::SmallMap;
+use starlark::environment::Module;
+use starlark::eval::Evaluator;
+use starlark::values::{Heap, Value};
+
+use crate::eval::convert::from_node_in_fragment;
+use crate::eval::fragment::{FragmentNode, YamlFragment};
+use crate::eval::runtime::{runtime_of, Extra, Runtime};
+use crate::eval::ystruct::YttStruct;
+use crate::yaml::{Annotation, Doc, DocSet, Meta, Node, Pos};
+pub use report::{Entry, Report, Subject};
+pub use rules::{Validation, Violation};
+
+/// The annotation on schema nodes (and, copied by the schema, on data values).
+pub const SCHEMA_VALIDATION: &str = "schema/validation";
+/// The annotation on data values and output document nodes.
+pub const ASSERT_VALIDATE: &str = "assert/validate";
+
+/// Deepest node nesting validated (a clear error beyond, never a stack overflow).
+const MAX_DEPTH: usize = 2_000;
+
+/// Runs `f` with a fresh evaluator that can resolve the annotation values of templates
+/// evaluated by `rt`.
+pub fn with_evaluator<R>(rt: &Runtime, f: impl FnOnce(&mut Evaluator) -> R) -> R {
+    let extra = Extra(rt);
+    Module::with_temp_heap(|module| {
+        let mut eval = Evaluator::new(&module);
+        eval.extra = Some(&extra);
+        f(&mut eval)
+    })
+}
+
+/// Validates a library's final data values: `values` is the document's value, `doc`
+/// the data-values document's metadata (its validations apply to the whole document,
+/// reported as `(document)`). Nothing runs when `disabled`.
+pub fn validate_values(
+    values: &Node,
+    doc: Option<&Meta>,
+    eval: &mut Evaluator,
+    disabled: bool,
+) -> anyhow::Result<Report> {
+    let mut report = Report::new(Subject::DataValues);
+    if disabled {
+        return Ok(report);
+    }
+    let names = &[SCHEMA_VALIDATION, ASSERT_VALIDATE];
+    let mut items = Vec::new();
+    collect(values, "", names, &mut items, 0).map_err(|e| report.wrap(e))?;
+    if let Some(meta) = doc {
+        if has_any(meta, names) {
+            items.push(Item {
+                node: values,
+                meta,
+                path: "(document)".into(),
+                key: "(document)".into(),
+                parent: None,
+            });
+        }
+    }
+    run(eval, &items, names, Root::Node(values), &mut report)?;
+    Ok(report)
+}
+
+/// Validates the output documents of a library (after overlays): the `@assert/validate`
+/// annotations on their nodes; `ctx.root` of `when=` is the document set.
+pub fn validate_documents(docs: &[&DocSet], eval: &mut Evaluator) -> anyhow::Result<Report> {
+    let mut report = Report::new(Subject::OutputDocuments);
+    let names = &[ASSERT_VALIDATE];
+    let mut items = Vec::new();
+    for ds in docs {
+        for d in &ds.docs {
+            collect_doc(d, names, &mut items).map_err(|e| report.wrap(e))?;
+        }
+    }
+    if items.is_empty() {
+        return Ok(report);
+    }
+    run(eval, &items, names, Root::Docs(docs), &mut report)?;
+    Ok(report)
+}
+
+/// Validates a yaml fragment's `@assert/validate` annotations (`assert.valid`).
+pub fn validate_fragment(
+    node: &FragmentNode,
+    eval: &mut Evaluator,
+    subject: Subject,
+) -> anyhow::Result<Report> {
+    let mut report = Report::new(subject);
+    let names = &[ASSERT_VALIDATE];
+    let mut items = Vec::new();
+    let wrapped;
+    let root = match node {
+        FragmentNode::Empty => return Ok(report),
+        FragmentNode::DocSet(ds) => {
+            for d in &ds.docs {
+                collect_doc(d, names, &mut items).map_err(|e| report.wrap(e))?;
+            }
+            wrapped = [ds];
+            Root::Docs(&wrapped)
+        }
+        FragmentNode::Map(m) => {
+            let n = Node::Map(m.clone());
+            let mut r = Report::new(report.subject.clone());
+            validate_owned(&n, eval, &mut r)?;
+            return Ok(r);
+        }
+        FragmentNode::Array(a) => {
+            let n = Node::Array(a.clone());
+            let mut r = Report::new(report.subject.clone());
+            validate_owned(&n, eval, &mut r)?;
+            return Ok(r);
+        }
+    };
+    run(eval, &items, names, root, &mut report)?;
+    Ok(report)
+}
+
+fn validate_owned(n: &Node, eval: &mut Evaluator, report: &mut Report) -> anyhow::Result<()> {
+    let names = &[ASSERT_VALIDATE];
+    let mut items = Vec::new();
+    collect(n, "", names, &mut items, 0).map_err(|e| report.wrap(e))?;
+    run(eval, &items, names, Root::Node(n), report)
+}
+
+/// Runs the validations of one annotation-like list of rules on a single value
+/// (`assert.validate`).
+pub fn validate_value<'v>(
+    eval: &mut Evaluator<'v, '_, '_>,
+    key: &str,
+    node: &Node,
+    pos: &Pos,
+    args: &[Value<'v>],
+    kwargs: &[(String, Value<'v>)],
+) -> anyhow::Result<Report> {
+    let mut report = Report::new(Subject::Value(key.to_owned()));
+    let v = rules::parse(eval.heap(), pos, args, kwargs)
+        .map_err(|e| anyhow!("Invalid validation - {e}"))?;
+    let subject = rules::Subject {
+        node,
+        key: key.to_owned(),
+    };
+    let mut make_ctx = |heap: Heap<'v>| -> Value<'v> {
+        let mut fields = SmallMap::new();
+        fields.insert("parent".to_owned(), Value::new_none());
+        fields.insert("root".to_owned(), from_node_in_fragment(heap, node));
+        heap.alloc(YttStruct::new(fields))
+    };
+    let found = v
+        .run(eval, &subject, &mut make_ctx)
+        .map_err(|e| anyhow!("Validating {key}: {e}"))?;
+    if !found.is_empty() {
+        report.push(
+            Entry {
+                path: key.to_owned(),
+                from: None,
+                violations: found,
+            },
+            v.warn,
+        );
+    }
+    Ok(report)
+}
+
+/// Validates and reports: warnings go to stderr; violations are the error.
+pub fn check_values(rt: &Runtime, values: &Node, doc: Option<&Meta>) -> anyhow::Result<()> {
+    with_evaluator(rt, |eval| validate_values(values, doc, eval, false))?.finish()
+}
+
+/// Validates output documents and reports (see [`check_values`]).
+pub fn check_documents(rt: &Runtime, docs: &[&DocSet]) -> anyhow::Result<()> {
+    with_evaluator(rt, |eval| validate_documents(docs, eval))?.finish()
+}
+
+/// A node that carries validation annotations.
+struct Item<'n> {
+    node: &'n Node,
+    meta: &'n Meta,
+    path: String,
+    key: String,
+    parent: Option<&'n Node>,
+}
+
+enum Root<'n> {
+    Node(&'n Node),
+    Docs(&'n [&'n DocSet]),
+}
+
+fn has_any(meta: &Meta, names: &[&str]) -> bool {
+    meta.annotations.iter().any(|a| names.contains(&a.name.as_str()))
+}
+
+fn key_text(k: &Node) -> String {
+    match k {
+        Node::Str(s) => s.clone(),
+        other => crate::yaml::emit::yaml_node(other).trim_end().to_owned(),
+    }
+}
+
+fn collect_doc<'n>(d: &'n Doc, names: &[&str], out: &mut Vec<Item<'n>>) -> anyhow::Result<()> {
+    collect(&d.value, "", names, out, 0)?;
+    if has_any(&d.meta, names) {
+        out.push(Item {
+            node: &d.value,
+            meta: &d.meta,
+            path: "(document)".into(),
+            key: "(document)".into(),
+            parent: None,
+        });
+    }
+    Ok(())
+}
+
+/// Annotated items under `node`, leaves first (an item after all of its descendants).
+fn collect<'n>(
+    node: &'n Node,
+    path: &str,
+    names: &[&str],
+    out: &mut Vec<Item<'n>>,
+    depth: usize,
+) -> anyhow::Result<()> {
+    if depth > MAX_DEPTH {
+        bail!("{path}: value is nested too deeply (more than {MAX_DEPTH} levels) to validate");
+    }
+    match node {
+        Node::Map(m) => {
+            for i in &m.items {
+                let key = key_text(&i.key);
+                let p = if path.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{path}.{key}")
+                };
+                collect(&i.value, &p, names, out, depth + 1)?;
+                if has_any(&i.meta, names) {
+                    out.push(Item {
+                        node: &i.value,
+                        meta: &i.meta,
+                        path: p,
+                        key,
+                        parent: Some(node),
+                    });
+                }
+            }
+        }
+        Node::Array(a) => {
+            for (idx, i) in a.items.iter().enumerate() {
+                let p = format!("{path}[{idx}]");
+                collect(&i.value, &p, names, out, depth + 1)?;
+                if has_any(&i.meta, names) {
+                    out.push(Item {
+                        node: &i.value,
+                        meta: &i.meta,
+                        path: p,
+                        key: idx.to_string(),
+                        parent: Some(node),
+                    });
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The annotations of `meta` to run, schema rules before `@assert/validate` ones.
+fn annotations<'m>(meta: &'m Meta, names: &[&str]) -> Vec<&'m Annotation> {
+    let mut out = Vec::new();
+    for name in names {
+        out.extend(meta.annotations.iter().filter(|a| a.name == *name));
+    }
+    out
+}
+
+fn resolve_args<'v>(
+    eval: &mut Evaluator<'v, '_, '_>,
+    a: &Annotation,
+) -> anyhow::Result<(Vec<Value<'v>>, Vec<(String, Value<'v>)>)> {
+    let rt = runtime_of(eval)?;
+    let mut args = Vec::with_capacity(a.args.len());
+    for r in &a.args {
+        args.push(rt.resolve(eval, *r)?);
+    }
+    let mut kwargs = Vec::with_capacity(a.kwargs.len());
+    for (k, r) in &a.kwargs {
+        kwargs.push((k.clone(), rt.resolve(eval, *r)?));
+    }
+    Ok((args, kwargs))
+}
+
+fn run<'v>(
+    eval: &mut Evaluator<'v, '_, '_>,
+    items: &[Item],
+    names: &[&str],
+    root: Root,
+    report: &mut Report,
+) -> anyhow::Result<()> {
+    // every annotation is checked before any rule runs
+    let mut parsed: Vec<(usize, Validation<'v>)> = Vec::new();
+    for (idx, item) in items.iter().enumerate() {
+        for a in annotations(item.meta, names) {
+            let (args, kwargs) = resolve_args(eval, a).map_err(|e| report.wrap(e))?;
+            let v = rules::parse(eval.heap(), &a.pos, &args, &kwargs)
+                .map_err(|e| report.wrap(anyhow!("Invalid @{} annotation - {e}", a.name)))?;
+            parsed.push((idx, v));
+        }
+    }
+    let mut root_value: Option<Value<'v>> = None;
+    for (idx, v) in &parsed {
+        let item = &items[*idx];
+        let subject = rules::Subject {
+            node: item.node,
+            key: item.key.clone(),
+        };
+        let parent = item.parent;
+        let mut make_ctx = |heap: Heap<'v>| -> Value<'v> {
+            let root_v = *root_value.get_or_insert_with(|| match &root {
+                Root::Node(n) => from_node_in_fragment(heap, n),
+                Root::Docs(sets) => {
+                    let mut all = DocSet::default();
+                    for ds in sets.iter() {
+                        all.docs.extend(ds.docs.iter().cloned());
+                    }
+                    heap.alloc(YamlFragment::new(FragmentNode::DocSet(all)))
+                }
+            });
+            let parent_v = match parent {
+                Some(p) => from_node_in_fragment(heap, p),
+                None => Value::new_none(),
+            };
+            let mut fields = SmallMap::new();
+            fields.insert("parent".to_owned(), parent_v);
+            fields.insert("root".to_owned(), root_v);
+            heap.alloc(YttStruct::new(fields))
+        };
+        let found = v
+            .run(eval, &subject, &mut make_ctx)
+            .map_err(|e| report.wrap(anyhow!("Validating {}: {e}", item.path)))?;
+        if !found.is_empty() {
+            report.push(
+                Entry {
+                    path: item.path.clone(),
+                    from: Some(item.meta.pos.clone()),
+                    violations: found,
+                },
+                v.warn,
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The template position of the native function call being evaluated (`by:` of
+/// `assert.validate`).
+pub fn call_site(eval: &Evaluator) -> Pos {
+    let Some(span) = eval.call_stack_top_location() else {
+        return Pos::unknown();
+    };
+    let Ok(id) = span.filename().parse::<u32>() else {
+        return Pos::unknown();
+    };
+    let Some(t) = runtime_of(eval).ok().and_then(|rt| rt.template(id)) else {
+        return Pos::unknown();
+    };
+    match t.report_line(span.resolve_span().begin.line) {
+        Some((line, _)) => Pos::new(&t.name, line),
+        None => Pos::unknown(),
+    }
+}

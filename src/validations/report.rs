@@ -1,0 +1,178 @@
+//! The violation report: one entry per validated node and annotation, in the order the
+//! validations ran.
+
+use std::fmt::Write as _;
+
+use anyhow::anyhow;
+
+use super::rules::Violation;
+use crate::yaml::Pos;
+
+/// What was validated: names the report's header.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Subject {
+    DataValues,
+    OutputDocuments,
+    /// `assert.validate(key, …)`.
+    Value(String),
+    /// `assert.valid(fragment)`.
+    Fragment,
+}
+
+impl Subject {
+    pub fn header(&self) -> String {
+        match self {
+            Subject::DataValues => "Validating final data values:".into(),
+            Subject::OutputDocuments => "Validating output documents:".into(),
+            Subject::Value(_) => "assert.validate: Validating value:".into(),
+            Subject::Fragment => "assert.valid: Validating fragment:".into(),
+        }
+    }
+}
+
+/// The violations of one annotation's rules on one node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    /// `a.b[0]`, or `(document)`.
+    pub path: String,
+    /// Where the value came from (none for a value without a position).
+    pub from: Option<Pos>,
+    pub violations: Vec<Violation>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    pub subject: Subject,
+    pub errors: Vec<Entry>,
+    /// Violations of `warn=True` validations.
+    pub warnings: Vec<Entry>,
+}
+
+impl Report {
+    pub fn new(subject: Subject) -> Self {
+        Report {
+            subject,
+            errors: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
+    pub fn push(&mut self, e: Entry, warn: bool) {
+        if warn {
+            self.warnings.push(e);
+        } else {
+            self.errors.push(e);
+        }
+    }
+
+    pub fn has_errors(&self) -> bool {
+        !self.errors.is_empty()
+    }
+
+    /// An error that stopped validation (a bad annotation, a failing `when=`), under this
+    /// report's header.
+    pub fn wrap(&self, e: anyhow::Error) -> anyhow::Error {
+        anyhow!("{}\n{e:#}", self.subject.header())
+    }
+
+    /// The error report (the text after `ytt: Error: `), when some rule failed.
+    pub fn error_text(&self) -> Option<String> {
+        if self.errors.is_empty() {
+            return None;
+        }
+        Some(format!("{}\n{}", self.subject.header(), entries(&self.errors)))
+    }
+
+    /// The warning report printed on stderr, when some `warn=True` rule failed.
+    pub fn warning_text(&self) -> Option<String> {
+        if self.warnings.is_empty() {
+            return None;
+        }
+        Some(format!(
+            "Warning: {}\n{}",
+            self.subject.header(),
+            entries(&self.warnings)
+        ))
+    }
+
+    /// Prints the warnings on stderr; the violations, if any, are the error.
+    pub fn finish(self) -> anyhow::Result<()> {
+        if let Some(w) = self.warning_text() {
+            eprintln!("{w}");
+        }
+        match self.error_text() {
+            Some(e) => Err(anyhow!(e)),
+            None => Ok(()),
+        }
+    }
+}
+
+fn entries(list: &[Entry]) -> String {
+    let mut out = String::new();
+    for (i, e) in list.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let _ = writeln!(out, "  {}", e.path);
+        if let Some(from) = &e.from {
+            let _ = writeln!(out, "    from: {}", from.describe());
+        }
+        for v in &e.violations {
+            match &v.message {
+                Some(m) => {
+                    let _ = writeln!(out, "    - {m} (by: {})", v.by.describe());
+                }
+                None => {
+                    let _ = writeln!(out, "    - must be: {} (by: {})", v.desc, v.by.describe());
+                    if let Some(f) = &v.found {
+                        let _ = writeln!(out, "      found: {f}");
+                    }
+                }
+            }
+        }
+    }
+    out.trim_end().to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    #[test]
+    fn formats_entries() {
+        let file: Arc<str> = Arc::from("s.yml");
+        let mut r = Report::new(Subject::DataValues);
+        r.push(
+            Entry {
+                path: "a".into(),
+                from: Some(Pos::new(&file, 2)),
+                violations: vec![Violation {
+                    desc: "a value >= 10".into(),
+                    by: Pos::new(&file, 1),
+                    found: Some("value < 10".into()),
+                    message: None,
+                }],
+            },
+            false,
+        );
+        r.push(
+            Entry {
+                path: "(document)".into(),
+                from: Some(Pos::new(&file, 3)),
+                violations: vec![Violation {
+                    desc: "x".into(),
+                    by: Pos::new(&file, 4),
+                    found: None,
+                    message: Some("custom".into()),
+                }],
+            },
+            false,
+        );
+        assert_eq!(
+            r.error_text().unwrap(),
+            "Validating final data values:\n  a\n    from: s.yml:2\n    - must be: a value >= 10 (by: s.yml:1)\n      found: value < 10\n\n  (document)\n    from: s.yml:3\n    - custom (by: s.yml:4)"
+        );
+        assert!(r.warning_text().is_none());
+    }
+}

@@ -1,0 +1,795 @@
+//! One validation: the rules of one `@schema/validation` / `@assert/validate` annotation
+//! (custom rules, named rules, `not_null=`, `when=`, `warn=`), parsed from the annotation's
+//! Starlark arguments, and run on a node.
+
+use std::cmp::Ordering;
+
+use regex::Regex;
+use starlark::docs::{DocItem, DocMember};
+use starlark::eval::Evaluator;
+use starlark::values::float::StarlarkFloat;
+use starlark::values::list::ListRef;
+use starlark::values::tuple::TupleRef;
+use starlark::values::{Heap, Value, ValueLike};
+
+use super::cel::{self, CelRule};
+use super::checks::{self, Number};
+use super::formats::{self, Format};
+use crate::eval::convert::{from_node, from_node_in_fragment, scalar_value, to_node};
+use crate::eval::error::message_text;
+use crate::eval::fragment::{FragmentNode, YamlFragment};
+use crate::yaml::{Node, Pos};
+
+/// Named rules, in the order they run on a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum RuleKind {
+    MinLen,
+    MaxLen,
+    Min,
+    Max,
+    OneNotNull,
+    OneOf,
+    Len,
+    StartsWith,
+    EndsWith,
+    Contains,
+    Matches,
+    Format,
+    Even,
+    Odd,
+    MultipleOf,
+    Cel,
+}
+
+impl RuleKind {
+    fn from_kwarg(name: &str) -> Option<RuleKind> {
+        Some(match name {
+            "min_len" => RuleKind::MinLen,
+            "max_len" => RuleKind::MaxLen,
+            "min" => RuleKind::Min,
+            "max" => RuleKind::Max,
+            "one_not_null" => RuleKind::OneNotNull,
+            "one_of" => RuleKind::OneOf,
+            "len" => RuleKind::Len,
+            "starts_with" => RuleKind::StartsWith,
+            "ends_with" => RuleKind::EndsWith,
+            "contains" => RuleKind::Contains,
+            "matches" => RuleKind::Matches,
+            "format" => RuleKind::Format,
+            "even" => RuleKind::Even,
+            "odd" => RuleKind::Odd,
+            "multiple_of" => RuleKind::MultipleOf,
+            "cel" => RuleKind::Cel,
+            _ => return None,
+        })
+    }
+}
+
+enum Arg<'v> {
+    /// min/max bound, contains value (with its node form).
+    Value(Value<'v>, Option<Node>),
+    /// min_len/max_len bound.
+    Number(Number),
+    /// one_not_null: None = all children.
+    Keys(Option<Vec<Node>>),
+    /// one_of's allowed values.
+    Seq(Vec<Node>),
+    Int(i64),
+    Str(String),
+    Regex(Regex, String),
+    Format(Format),
+    Cel(Box<CelRule>),
+    /// even=False / odd=False: nothing to check.
+    Off,
+}
+
+struct Named<'v> {
+    kind: RuleKind,
+    desc: String,
+    arg: Arg<'v>,
+}
+
+struct Custom<'v> {
+    desc: String,
+    func: Value<'v>,
+    message: Option<String>,
+}
+
+/// The parsed rules of one annotation.
+pub struct Validation<'v> {
+    /// Where the annotation was written (`by:`).
+    pub pos: Pos,
+    custom: Vec<Custom<'v>>,
+    named: Vec<Named<'v>>,
+    /// `not_null=True`, with its description.
+    not_null: Option<String>,
+    when: Option<Value<'v>>,
+    /// `warn=True`: violations are reported as warnings.
+    pub warn: bool,
+}
+
+/// A rule that did not hold.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Violation {
+    pub desc: String,
+    pub by: Pos,
+    pub found: Option<String>,
+    /// A custom violation message (3-tuple rule), replacing the `must be:`/`found:` lines.
+    pub message: Option<String>,
+}
+
+fn type_of(v: Value) -> &'static str {
+    v.get_type()
+}
+
+fn is_number(v: Value) -> bool {
+    matches!(v.get_type(), "int" | "float")
+}
+
+fn number_of(v: Value) -> Option<Number> {
+    if let Some(i) = v.unpack_i32() {
+        return Some(Number::Int(i as i64));
+    }
+    if v.get_type() == "int" {
+        return to_node(v).ok().and_then(|n| match n {
+            Node::Int(i) => Some(Number::Int(i)),
+            _ => None,
+        });
+    }
+    v.downcast_ref::<StarlarkFloat>().map(|f| Number::Float(f.0))
+}
+
+/// Items of a sequence (list, tuple, set, array or document-set fragment).
+fn sequence_items<'v>(heap: Heap<'v>, v: Value<'v>) -> Option<Vec<Value<'v>>> {
+    if let Some(l) = ListRef::from_value(v) {
+        return Some(l.iter().collect());
+    }
+    if let Some(t) = TupleRef::from_value(v) {
+        return Some(t.iter().collect());
+    }
+    match v.get_type() {
+        "set" => v.iterate(heap).ok().map(|it| it.collect()),
+        "yamlfragment" => match v.downcast_ref::<YamlFragment>().map(|f| &*f.node) {
+            Some(FragmentNode::Array(_)) | Some(FragmentNode::DocSet(_)) => {
+                v.iterate(heap).ok().map(|it| it.collect())
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `repr(v)` as the reference prints it: functions as `<function name>`.
+fn go_repr(v: Value) -> String {
+    if v.get_type() == "function" {
+        let r = v.to_repr();
+        if r.starts_with('<') {
+            return r;
+        }
+        let name = r.rsplit('.').next().unwrap_or(&r);
+        return format!("<function {name}>");
+    }
+    if let Some(l) = ListRef::from_value(v) {
+        let parts: Vec<String> = l.iter().map(go_repr).collect();
+        return format!("[{}]", parts.join(", "));
+    }
+    if let Some(t) = TupleRef::from_value(v) {
+        let parts: Vec<String> = t.iter().map(go_repr).collect();
+        let comma = if parts.len() == 1 { "," } else { "" };
+        return format!("({}{comma})", parts.join(", "));
+    }
+    v.to_repr()
+}
+
+fn list_repr(items: &[Value]) -> String {
+    let parts: Vec<String> = items.iter().map(|v| v.to_repr()).collect();
+    format!("[{}]", parts.join(", "))
+}
+
+fn is_callable(v: Value) -> bool {
+    v.get_type() == "function"
+}
+
+/// `str(v)` as the reference prints bounds (floats in Go's `%g` style).
+fn go_str(v: Value) -> String {
+    match v.downcast_ref::<StarlarkFloat>() {
+        Some(f) => crate::yaml::emit::format_float_str(f.0),
+        None => v.to_str(),
+    }
+}
+
+/// `("description", arg)` form of a named rule: the description and the argument.
+fn split_description<'v>(kind: Option<RuleKind>, v: Value<'v>) -> (Option<String>, Value<'v>) {
+    let Some(t) = TupleRef::from_value(v) else {
+        return (None, v);
+    };
+    let items = t.content();
+    if items.len() != 2 {
+        return (None, v);
+    }
+    let Some(desc) = items[0].unpack_str() else {
+        return (None, v);
+    };
+    let second = items[1];
+    // a tuple of allowed values / keys stays one unless its second item fits the rule
+    if matches!(kind, Some(RuleKind::OneOf) | Some(RuleKind::OneNotNull))
+        && ListRef::from_value(second).is_none()
+        && TupleRef::from_value(second).is_none()
+        && second.unpack_bool().is_none()
+        && second.get_type() != "set"
+        && second.get_type() != "yamlfragment"
+    {
+        return (None, v);
+    }
+    (Some(desc.to_owned()), second)
+}
+
+/// Parses an annotation's arguments; the error is the text after
+/// `Invalid @<name> annotation - `.
+pub fn parse<'v>(
+    heap: Heap<'v>,
+    pos: &Pos,
+    args: &[Value<'v>],
+    kwargs: &[(String, Value<'v>)],
+) -> Result<Validation<'v>, String> {
+    let at = pos.describe();
+    if args.is_empty() && kwargs.is_empty() {
+        return Err(format!(
+            "expected annotation to have 2-tuple as argument(s), but found no arguments (by {at})"
+        ));
+    }
+    let mut custom = Vec::new();
+    for a in args {
+        let Some(t) = TupleRef::from_value(*a) else {
+            return Err(format!(
+                "expected annotation to have 2-tuple as argument(s), but found: {} (by {at})",
+                go_repr(*a)
+            ));
+        };
+        let items = t.content();
+        let message = match items.len() {
+            2 => None,
+            3 => match items[2].unpack_str() {
+                Some(m) if !m.is_empty() => Some(m.to_owned()),
+                _ => {
+                    return Err(format!(
+                        "expected 2-tuple, but found tuple with length 3 (by {at})"
+                    ))
+                }
+            },
+            n => {
+                return Err(format!(
+                    "expected 2-tuple, but found tuple with length {n} (by {at})"
+                ))
+            }
+        };
+        let Some(desc) = items[0].unpack_str() else {
+            return Err(format!(
+                "expected first item in the 2-tuple to be a string describing a valid value, but was {} (at {at})",
+                type_of(items[0])
+            ));
+        };
+        let func = items[1];
+        if !is_callable(func) && !func.has_attr("check", heap) {
+            return Err(format!(
+                "expected second item in tuple to be an assertion function or assertion object, but was a {} (at {at})",
+                type_of(func)
+            ));
+        }
+        custom.push(Custom {
+            desc: desc.to_owned(),
+            func,
+            message,
+        });
+    }
+
+    let mut v = Validation {
+        pos: pos.clone(),
+        custom,
+        named: Vec::new(),
+        not_null: None,
+        when: None,
+        warn: false,
+    };
+    for (name, value) in kwargs {
+        let name = name.as_str();
+        match name {
+            "not_null" => {
+                let (desc, value) = split_description(None, *value);
+                match value.unpack_bool() {
+                    Some(true) => v.not_null = Some(desc.unwrap_or_else(|| "not null".into())),
+                    Some(false) => v.not_null = None,
+                    None => {
+                        return Err(format!(
+                            "expected keyword argument \"not_null\" to be a boolean, but was {} (at {at})",
+                            type_of(value)
+                        ))
+                    }
+                }
+            }
+            "warn" => match value.unpack_bool() {
+                Some(b) => v.warn = b,
+                None => {
+                    return Err(format!(
+                        "expected keyword argument \"warn\" to be a boolean, but was {} (at {at})",
+                        type_of(*value)
+                    ))
+                }
+            },
+            "when" => {
+                if !is_callable(*value) {
+                    return Err(format!(
+                        "expected keyword argument \"when\" to be a function, but was {} (at {at})",
+                        type_of(*value)
+                    ));
+                }
+                v.when = Some(*value);
+            }
+            _ => {
+                let Some(kind) = RuleKind::from_kwarg(name) else {
+                    return Err(format!("unknown keyword argument \"{name}\" (at {at})"));
+                };
+                let (desc, value) = split_description(Some(kind), *value);
+                let (default_desc, arg) = named_arg(heap, kind, name, value, &at)?;
+                v.named.push(Named {
+                    kind,
+                    desc: desc.unwrap_or(default_desc),
+                    arg,
+                });
+            }
+        }
+    }
+    v.named.sort_by_key(|n| n.kind);
+    Ok(v)
+}
+
+fn named_arg<'v>(
+    heap: Heap<'v>,
+    kind: RuleKind,
+    name: &str,
+    value: Value<'v>,
+    at: &str,
+) -> Result<(String, Arg<'v>), String> {
+    let want = |what: &str| -> String {
+        format!(
+            "expected keyword argument \"{name}\" to be {what}, but was {} (at {at})",
+            type_of(value)
+        )
+    };
+    let string = || value.unpack_str().map(str::to_owned).ok_or_else(|| want("a string"));
+    Ok(match kind {
+        RuleKind::MinLen | RuleKind::MaxLen => {
+            let n = number_of(value).filter(|_| is_number(value)).ok_or_else(|| want("a number"))?;
+            let shown = match n {
+                Number::Int(i) => i.to_string(),
+                Number::Float(f) => format!("{}", f.trunc() as i64),
+            };
+            let op = if kind == RuleKind::MinLen { ">=" } else { "<=" };
+            (format!("length {op} {shown}"), Arg::Number(n))
+        }
+        RuleKind::Min | RuleKind::Max => {
+            let op = if kind == RuleKind::Min { ">=" } else { "<=" };
+            (
+                format!("a value {op} {}", value.to_repr()),
+                Arg::Value(value, to_node(value).ok()),
+            )
+        }
+        RuleKind::OneNotNull => {
+            if let Some(b) = value.unpack_bool() {
+                if !b {
+                    return Err("one_not_null= cannot be False".into());
+                }
+                (
+                    "exactly one of all children to be not null".into(),
+                    Arg::Keys(None),
+                )
+            } else {
+                let items = sequence_items(heap, value).ok_or_else(|| {
+                    format!(
+                        "expected True or a sequence of keys, but was a '{}'",
+                        type_of(value)
+                    )
+                })?;
+                let keys: Vec<Node> = items.iter().filter_map(|k| to_node(*k).ok()).collect();
+                (
+                    format!("exactly one of {} to be not null", list_repr(&items)),
+                    Arg::Keys(Some(keys)),
+                )
+            }
+        }
+        RuleKind::OneOf => {
+            let items = sequence_items(heap, value).ok_or_else(|| {
+                format!(
+                    "expected keyword argument one_of to be a sequence, but was {}",
+                    type_of(value)
+                )
+            })?;
+            let nodes: Vec<Node> = items.iter().filter_map(|k| to_node(*k).ok()).collect();
+            (format!("one of {}", list_repr(&items)), Arg::Seq(nodes))
+        }
+        RuleKind::Len => {
+            let n = match number_of(value) {
+                Some(Number::Int(i)) if value.get_type() == "int" => i,
+                _ => return Err(want("an int")),
+            };
+            (format!("length = {n}"), Arg::Int(n))
+        }
+        RuleKind::StartsWith => {
+            let s = string()?;
+            (
+                format!("a value starting with {}", checks::quoted(&s)),
+                Arg::Str(s),
+            )
+        }
+        RuleKind::EndsWith => {
+            let s = string()?;
+            (
+                format!("a value ending with {}", checks::quoted(&s)),
+                Arg::Str(s),
+            )
+        }
+        RuleKind::Contains => {
+            let node = to_node(value).map_err(|e| format!("{e:#} (at {at})"))?;
+            (
+                format!("a value containing {}", value.to_repr()),
+                Arg::Value(value, Some(node)),
+            )
+        }
+        RuleKind::Matches => {
+            let s = string()?;
+            let re = Regex::new(&s).map_err(|e| {
+                format!(
+                    "expected keyword argument \"matches\" to be a valid regular expression, but {}: {} (at {at})",
+                    checks::quoted(&s),
+                    e.to_string().lines().last().unwrap_or("invalid").trim()
+                )
+            })?;
+            (format!("a value matching {}", checks::quoted(&s)), Arg::Regex(re, s))
+        }
+        RuleKind::Format => {
+            let s = string()?;
+            let f = Format::parse(&s).ok_or_else(|| {
+                format!(
+                    "unknown format {} (want one of: {}) (at {at})",
+                    checks::quoted(&s),
+                    formats::NAMES.join(", ")
+                )
+            })?;
+            (format!("a valid {}", f.name()), Arg::Format(f))
+        }
+        RuleKind::Even | RuleKind::Odd => {
+            let b = value.unpack_bool().ok_or_else(|| want("a boolean"))?;
+            let desc = if kind == RuleKind::Even {
+                "an even number"
+            } else {
+                "an odd number"
+            };
+            (desc.into(), if b { Arg::Int(0) } else { Arg::Off })
+        }
+        RuleKind::MultipleOf => {
+            let n = number_of(value).filter(|_| is_number(value)).ok_or_else(|| want("a number"))?;
+            if n.is_zero() {
+                return Err(format!(
+                    "expected keyword argument \"multiple_of\" to be a non-zero number (at {at})"
+                ));
+            }
+            (format!("a multiple of {}", n.text()), Arg::Number(n))
+        }
+        RuleKind::Cel => {
+            let s = string()?;
+            let rule = cel::compile(&s).map_err(|e| {
+                format!("cel= expression {} does not compile: {e} (at {at})", checks::quoted(&s))
+            })?;
+            (
+                format!("a value satisfying the CEL rule {}", checks::quoted(&s)),
+                Arg::Cel(Box::new(rule)),
+            )
+        }
+    })
+}
+
+/// What a node being validated is, for `when=` and custom messages.
+pub struct Subject<'n> {
+    pub node: &'n Node,
+    /// `{key}` of custom messages: the map key, the array index, `(document)`.
+    pub key: String,
+}
+
+/// Number of positional parameters a function takes (None when unknown).
+fn param_count(v: Value) -> Option<(usize, bool)> {
+    match v.documentation() {
+        DocItem::Member(DocMember::Function(f)) => Some((
+            f.params.pos_only.len() + f.params.pos_or_named.len(),
+            f.params.args.is_some(),
+        )),
+        _ => None,
+    }
+}
+
+/// Removes the `fail: ` / `check: ` prefix of an assertion's error.
+fn found_text(msg: &str) -> String {
+    let msg = msg.trim_end();
+    msg.strip_prefix("fail: ")
+        .or_else(|| msg.strip_prefix("check: "))
+        .unwrap_or(msg)
+        .to_owned()
+}
+
+/// Fills `{key}`, `{value}`, `{desc}`, `{failure}` (`{{`/`}}` escape braces).
+fn fill_message(template: &str, fields: &[(&str, &str)]) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(i) = rest.find(['{', '}']) {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i..];
+        if tail.starts_with("{{") {
+            out.push('{');
+            rest = &tail[2..];
+        } else if tail.starts_with("}}") {
+            out.push('}');
+            rest = &tail[2..];
+        } else if tail.starts_with('{') {
+            match tail.find('}') {
+                Some(end) => {
+                    let name = &tail[1..end];
+                    match fields.iter().find(|(k, _)| *k == name) {
+                        Some((_, v)) => out.push_str(v),
+                        None => out.push_str(&tail[..=end]),
+                    }
+                    rest = &tail[end + 1..];
+                }
+                None => {
+                    out.push_str(tail);
+                    rest = "";
+                }
+            }
+        } else {
+            out.push('}');
+            rest = &tail[1..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+impl<'v> Validation<'v> {
+    /// Runs the rules on `subject`. `make_ctx` builds `when=`'s second argument. The error
+    /// is a failure of `when=` (reported as `Validating <path>: <error>`).
+    pub fn run(
+        &self,
+        eval: &mut Evaluator<'v, '_, '_>,
+        subject: &Subject,
+        make_ctx: &mut dyn FnMut(Heap<'v>) -> Value<'v>,
+    ) -> Result<Vec<Violation>, String> {
+        let node = subject.node;
+        if node.is_null() && self.not_null.is_none() {
+            return Ok(Vec::new());
+        }
+        let heap = eval.heap();
+        let value = from_node_in_fragment(heap, node);
+        if let Some(when) = self.when {
+            let n = match param_count(when) {
+                Some((n, varargs)) => {
+                    if !varargs && !(1..=2).contains(&n) {
+                        return Err(format!(
+                            "Failed to evaluate when=: function must accept 1 or 2 arguments ({n} given)"
+                        ));
+                    }
+                    n.clamp(1, 2)
+                }
+                None => 1,
+            };
+            let result = if n == 2 {
+                let ctx = make_ctx(heap);
+                eval.eval_function(when, &[value, ctx], &[])
+            } else {
+                eval.eval_function(when, &[value], &[])
+            };
+            let r = result.map_err(|e| format!("Failure evaluating when=: {}", message_text(&e)))?;
+            match r.unpack_bool() {
+                Some(true) => {}
+                Some(false) => return Ok(Vec::new()),
+                None => return Err(format!("want when= to be bool, got {}", r.get_type())),
+            }
+        }
+        let mut out = Vec::new();
+        if let Some(desc) = &self.not_null {
+            if node.is_null() {
+                out.push(self.violation(desc.clone(), Some("value is null".into())));
+                return Ok(out);
+            }
+        }
+        for c in &self.custom {
+            self.run_custom(eval, c, value, subject, &mut out);
+        }
+        for n in &self.named {
+            if let Err(found) = self.run_named(eval.heap(), n, node) {
+                out.push(self.violation(n.desc.clone(), Some(found)));
+            }
+        }
+        Ok(out)
+    }
+
+    fn violation(&self, desc: String, found: Option<String>) -> Violation {
+        Violation {
+            desc,
+            by: self.pos.clone(),
+            found,
+            message: None,
+        }
+    }
+
+    fn run_custom(
+        &self,
+        eval: &mut Evaluator<'v, '_, '_>,
+        c: &Custom<'v>,
+        value: Value<'v>,
+        subject: &Subject,
+        out: &mut Vec<Violation>,
+    ) {
+        let heap = eval.heap();
+        let func = if is_callable(c.func) {
+            Ok(c.func)
+        } else {
+            c.func.get_attr_error("check", heap)
+        };
+        let result = func.and_then(|f| eval.eval_function(f, &[value], &[]));
+        let found = match result {
+            Ok(r) if r.is_none() || r.unpack_bool() == Some(true) => return,
+            Ok(_) => None,
+            Err(e) => Some(found_text(&message_text(&e))),
+        };
+        let message = c.message.as_ref().map(|m| {
+            let shown = from_node(eval.heap(), subject.node).to_repr();
+            fill_message(
+                m,
+                &[
+                    ("key", &subject.key),
+                    ("value", &shown),
+                    ("desc", &c.desc),
+                    ("failure", found.as_deref().unwrap_or("")),
+                ],
+            )
+        });
+        out.push(Violation {
+            desc: c.desc.clone(),
+            by: self.pos.clone(),
+            found: if message.is_some() { None } else { found },
+            message,
+        });
+    }
+
+    fn run_named(&self, heap: Heap<'v>, n: &Named<'v>, node: &Node) -> Result<(), String> {
+        match (&n.arg, n.kind) {
+            (Arg::Value(bound, bound_node), RuleKind::Min | RuleKind::Max) => {
+                let val = from_node(heap, node);
+                let bound = match bound_node {
+                    Some(b) => from_node(heap, b),
+                    None => *bound,
+                };
+                let min = n.kind == RuleKind::Min;
+                let ord = val.compare(bound).map_err(|_| {
+                    format!(
+                        "{} {} {} not implemented",
+                        val.get_type(),
+                        if min { ">=" } else { "<=" },
+                        bound.get_type()
+                    )
+                })?;
+                match (min, ord) {
+                    (true, Ordering::Less) => Err(format!("value < {}", go_str(bound))),
+                    (false, Ordering::Greater) => Err(format!("value > {}", go_str(bound))),
+                    _ => Ok(()),
+                }
+            }
+            (Arg::Number(bound), RuleKind::MinLen | RuleKind::MaxLen) => {
+                let len = checks::length(node)?;
+                let ord = match bound {
+                    Number::Int(b) => (len as i128).cmp(&(*b as i128)),
+                    Number::Float(b) => (len as f64).partial_cmp(b).unwrap_or(Ordering::Equal),
+                };
+                match (n.kind, ord) {
+                    (RuleKind::MinLen, Ordering::Less) | (RuleKind::MaxLen, Ordering::Greater) => {
+                        Err(format!("length = {len}"))
+                    }
+                    _ => Ok(()),
+                }
+            }
+            (Arg::Keys(keys), _) => one_not_null(heap, node, keys.as_deref()),
+            (Arg::Seq(allowed), _) => {
+                if allowed.iter().any(|a| a.value_eq(node)) {
+                    Ok(())
+                } else {
+                    Err("not one of allowed values".into())
+                }
+            }
+            (Arg::Int(want), RuleKind::Len) => checks::len_eq(node, *want),
+            (Arg::Int(_), RuleKind::Even) => checks::parity(node, true),
+            (Arg::Int(_), RuleKind::Odd) => checks::parity(node, false),
+            (Arg::Str(s), RuleKind::StartsWith) => checks::starts_with(node, s),
+            (Arg::Str(s), _) => checks::ends_with(node, s),
+            (Arg::Value(v, wanted), _) => {
+                let wanted = wanted.clone().unwrap_or(Node::Null);
+                checks::contains(node, &wanted, &v.to_repr())
+            }
+            (Arg::Regex(re, s), _) => checks::matches(node, re, s),
+            (Arg::Format(f), _) => checks::format(node, *f),
+            (Arg::Number(m), _) => checks::multiple_of(node, *m),
+            (Arg::Cel(rule), _) => {
+                if rule.transition {
+                    return Ok(());
+                }
+                match cel::evaluate(rule, node) {
+                    Ok(true) => Ok(()),
+                    Ok(false) => Err("CEL rule evaluated to false".into()),
+                    Err(e) => Err(e),
+                }
+            }
+            (Arg::Int(_), _) | (Arg::Off, _) => Ok(()),
+        }
+    }
+}
+
+fn one_not_null<'v>(heap: Heap<'v>, node: &Node, keys: Option<&[Node]>) -> Result<(), String> {
+    let Node::Map(m) = node else {
+        return Err(format!(
+            "value must be a map or dict, but was '{}'",
+            from_node_in_fragment(heap, node).get_type()
+        ));
+    };
+    if m.items.is_empty() {
+        return Err("value is empty".into());
+    }
+    let not_null: Vec<&Node> = match keys {
+        None => m
+            .items
+            .iter()
+            .filter(|i| !i.value.is_null())
+            .map(|i| &i.key)
+            .collect(),
+        Some(keys) => keys
+            .iter()
+            .filter(|k| {
+                m.items.iter().any(|i| {
+                    !i.value.is_null()
+                        && i.key.value_eq(k)
+                        && matches!(i.key, Node::Bool(_)) == matches!(k, Node::Bool(_))
+                })
+            })
+            .collect(),
+    };
+    match not_null.len() {
+        0 => Err("all values are null".into()),
+        1 => Ok(()),
+        _ => {
+            let reprs: Vec<String> = not_null
+                .iter()
+                .map(|k| scalar_value(heap, k).to_repr())
+                .collect();
+            Err(format!("[{}] are not null", reprs.join(", ")))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{fill_message, found_text};
+
+    #[test]
+    fn messages() {
+        assert_eq!(
+            fill_message(
+                "\"{key}\" (={value}) {{x}}: {desc}{nope}",
+                &[("key", "k"), ("value", "1"), ("desc", "d")]
+            ),
+            "\"k\" (=1) {x}: d{nope}"
+        );
+        assert_eq!(fill_message("{unclosed", &[]), "{unclosed");
+        assert_eq!(found_text("fail: boom"), "boom");
+        assert_eq!(found_text("check: all values are null"), "all values are null");
+        assert_eq!(
+            found_text("assert.fail: fail: x"),
+            "assert.fail: fail: x"
+        );
+    }
+}
