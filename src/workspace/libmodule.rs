@@ -16,7 +16,9 @@ use starlark::values::none::NoneOr;
 use starlark::values::{NoSerialize, StarlarkPagable, StarlarkValue, Value};
 use starlark_derive::starlark_value;
 
-use super::execution::{library_outputs, library_values, LibraryInputs, Settings, WithValues};
+use super::execution::{
+    library_outputs, library_values, LibraryInputs, Settings, ValuesStage, WithValues,
+};
 use super::library::Library;
 use super::loader::{LibraryEval, Scope};
 use super::refs::{Envelope, Payload};
@@ -196,6 +198,20 @@ impl Handle {
         }
     }
 
+    /// The library's data values; overlays given by the caller (`with_data_values`) are
+    /// read with the caller's evaluator, where their annotation values live.
+    fn values(
+        &self,
+        rt: &crate::eval::runtime::Runtime,
+        eval: &mut Evaluator,
+        what: &str,
+    ) -> anyhow::Result<ValuesStage> {
+        let inputs = self.inputs();
+        let mut host = EvalHost::new(eval);
+        library_values(rt, &self.child, &inputs, self.settings, &mut host)
+            .map_err(|e| self.wrap(what, e))
+    }
+
     fn wrap(&self, what: &str, e: anyhow::Error) -> anyhow::Error {
         let verb = if what == "export" { "Exporting from" } else { "Evaluating" };
         let mut msg = format!("{e:#}");
@@ -263,12 +279,7 @@ fn library_methods(builder: &mut MethodsBuilder) {
     fn eval<'v>(this: &LibraryValue, eval: &mut Evaluator<'v, '_, '_>) -> anyhow::Result<Value<'v>> {
         let h = this.handle()?;
         let rt = runtime_of(eval)?;
-        let inputs = h.inputs();
-        let stage = {
-            let mut host = EvalHost::new(eval);
-            library_values(rt, &h.child, &inputs, h.settings, &mut host)
-                .map_err(|e| h.wrap("eval", e))?
-        };
+        let stage = h.values(rt, eval, "eval")?;
         let outputs = library_outputs(rt, &h.child, stage, h.settings)
             .map_err(|e| h.wrap("eval", e))?;
         let mut docs = DocSet::default();
@@ -284,12 +295,7 @@ fn library_methods(builder: &mut MethodsBuilder) {
     fn data_values<'v>(this: &LibraryValue, eval: &mut Evaluator<'v, '_, '_>) -> anyhow::Result<Value<'v>> {
         let h = this.handle()?;
         let rt = runtime_of(eval)?;
-        let inputs = h.inputs();
-        let stage = {
-            let mut host = EvalHost::new(eval);
-            library_values(rt, &h.child, &inputs, h.settings, &mut host)
-                .map_err(|e| h.wrap("data_values", e))?
-        };
+        let stage = h.values(rt, eval, "data_values")?;
         match stage.values {
             Node::Null => Ok(eval.heap().alloc(YttStruct::new(SmallMap::new()))),
             v => from_node_struct(eval.heap(), &v),
@@ -311,12 +317,7 @@ fn library_methods(builder: &mut MethodsBuilder) {
             ));
         }
         let rt = runtime_of(eval)?;
-        let inputs = h.inputs();
-        let stage = {
-            let mut host = EvalHost::new(eval);
-            library_values(rt, &h.child, &inputs, h.settings, &mut host)
-                .map_err(|e| h.wrap("export", e))?
-        };
+        let stage = h.values(rt, eval, "export")?;
         let scope = Arc::new(Scope::new(h.child.clone(), Vec::new(), h.settings));
         let lib_eval = LibraryEval::new(rt, h.child.clone(), stage.values, h.settings, scope);
         let wanted = path.into_option();
