@@ -38,7 +38,12 @@ pub fn annotation_pos(ann: &Annotation) -> Pos {
 
 /// The source lines from the first of `anns` down to the node.
 fn span(node: &Pos, anns: &[&Annotation]) -> Source {
-    let Some(name) = node.file.as_deref().filter(|_| node.line > 0).map(str::to_owned) else {
+    let Some(name) = node
+        .file
+        .as_deref()
+        .filter(|_| node.line > 0)
+        .map(str::to_owned)
+    else {
         return Source::Calculated {
             text: String::new(),
         };
@@ -73,7 +78,14 @@ fn item(
     }
 }
 
-fn syntax_error(name: &str, node: &Pos, ann: &Annotation, found: String, expected: String, hints: &[&str]) -> Report {
+fn syntax_error(
+    name: &str,
+    node: &Pos,
+    ann: &Annotation,
+    found: String,
+    expected: String,
+    hints: &[&str],
+) -> Report {
     Report::new(
         INVALID,
         vec![item(
@@ -87,7 +99,9 @@ fn syntax_error(name: &str, node: &Pos, ann: &Annotation, found: String, expecte
 }
 
 fn has_schema_annotation(meta: &Meta) -> bool {
-    meta.annotations.iter().any(|a| a.name.starts_with("schema/"))
+    meta.annotations
+        .iter()
+        .any(|a| a.name.starts_with("schema/"))
 }
 
 /// Positions unknown nodes (values computed by `@schema/default`) at `pos`.
@@ -151,7 +165,13 @@ impl<'h> Builder<'h> {
         self.node(value, meta, At::Doc, None)
     }
 
-    fn node(&mut self, value: &Node, meta: &Meta, at: At, str_defaults: Option<&Annotation>) -> Res<Type> {
+    fn node(
+        &mut self,
+        value: &Node,
+        meta: &Meta,
+        at: At,
+        str_defaults: Option<&Annotation>,
+    ) -> Res<Type> {
         let pos = &meta.pos;
         let any = match meta.annotation(TYPE) {
             Some(a) => self.type_any(a, pos)?,
@@ -340,9 +360,14 @@ impl<'h> Builder<'h> {
         } else {
             return Ok(());
         };
-        Err(syntax_error(&a.name, pos, a, found, "no arguments".into(), &[
-            "this annotation does not accept arguments.",
-        ]))
+        Err(syntax_error(
+            &a.name,
+            pos,
+            a,
+            found,
+            "no arguments".into(),
+            &["this annotation does not accept arguments."],
+        ))
     }
 
     /// Nodes inside an "any type" node may not carry `@schema/...` annotations.
@@ -401,7 +426,14 @@ impl<'h> Builder<'h> {
             ));
         }
         if a.args.is_empty() {
-            return Err(syntax_error(name, pos, a, format!("missing value in @{name} (by {by})"), "string".into(), &[]));
+            return Err(syntax_error(
+                name,
+                pos,
+                a,
+                format!("missing value in @{name} (by {by})"),
+                "string".into(),
+                &[],
+            ));
         }
         if a.args.len() > 1 {
             return Err(syntax_error(
@@ -413,9 +445,20 @@ impl<'h> Builder<'h> {
                 &[],
             ));
         }
-        match self.host.value(a.args[0]).map_err(|e| host_error(pos, a, e))? {
+        match self
+            .host
+            .value(a.args[0])
+            .map_err(|e| host_error(pos, a, e))?
+        {
             Node::Str(s) => Ok(s),
-            _ => Err(syntax_error(name, pos, a, format!("Non-string value in @{name} (by {by})"), "string".into(), &[])),
+            _ => Err(syntax_error(
+                name,
+                pos,
+                a,
+                format!("Non-string value in @{name} (by {by})"),
+                "string".into(),
+                &[],
+            )),
         }
     }
 
@@ -439,7 +482,14 @@ impl<'h> Builder<'h> {
             ));
         }
         if a.args.is_empty() {
-            return Err(syntax_error(&a.name, pos, a, format!("missing value in @{} (by {by})", a.name), expected, &[]));
+            return Err(syntax_error(
+                &a.name,
+                pos,
+                a,
+                format!("missing value in @{} (by {by})", a.name),
+                expected,
+                &[],
+            ));
         }
         if a.args.len() > 1 {
             return Err(syntax_error(
@@ -455,7 +505,9 @@ impl<'h> Builder<'h> {
             return Err(Report::new(
                 INVALID,
                 vec![item(
-                    Some(titled("Invalid schema - @schema/default not supported on array item")),
+                    Some(titled(
+                        "Invalid schema - @schema/default not supported on array item",
+                    )),
                     span(pos, &[a]),
                     None,
                     None,
@@ -466,16 +518,24 @@ impl<'h> Builder<'h> {
                 )],
             ));
         }
-        let mut value = self.host.value(a.args[0]).map_err(|e| host_error(pos, a, e))?;
+        let mut value = self
+            .host
+            .value(a.args[0])
+            .map_err(|e| host_error(pos, a, e))?;
         position(&mut value, pos);
         let mut meta = Meta::at(pos.clone());
         let mut violations = Vec::new();
         check(ty, &mut value, &mut meta, Holder::Doc, &mut violations);
         if let Some(v) = violations.into_iter().next() {
             let (found, expected) = match v.kind {
-                ViolationKind::Mismatch { found, expected, by: tpos } => {
-                    (found.to_owned(), format!("{expected} (by {})", tpos.describe()))
-                }
+                ViolationKind::Mismatch {
+                    found,
+                    expected,
+                    by: tpos,
+                } => (
+                    found.to_owned(),
+                    format!("{expected} (by {})", tpos.describe()),
+                ),
                 ViolationKind::Undeclared { key, map_pos, .. } => (
                     format!("key \"{key}\""),
                     format!("a key declared in map (by {})", map_pos.describe()),
@@ -501,7 +561,8 @@ impl<'h> Builder<'h> {
         let ann_pos = annotation_pos(a);
         let by = ann_pos.describe();
         let name = a.name.as_str();
-        let syntax = |found: String| syntax_error(name, pos, a, found, EXAMPLES_EXPECTED.into(), &[]);
+        let syntax =
+            |found: String| syntax_error(name, pos, a, found, EXAMPLES_EXPECTED.into(), &[]);
         if !a.kwargs.is_empty() {
             return Err(syntax(format!("keyword argument in @{name} (by {by})")));
         }
@@ -510,7 +571,11 @@ impl<'h> Builder<'h> {
         }
         let mut out = Vec::new();
         for r in &a.args {
-            let is_tuple = self.host.type_name(*r).map(|t| t == "starlark.Tuple").unwrap_or(false);
+            let is_tuple = self
+                .host
+                .type_name(*r)
+                .map(|t| t == "starlark.Tuple")
+                .unwrap_or(false);
             let v = self.host.value(*r).map_err(|e| host_error(pos, a, e))?;
             if !is_tuple {
                 return Err(syntax(format!("{} for @{name} (at {by})", v.type_name())));
@@ -528,7 +593,10 @@ impl<'h> Builder<'h> {
             let desc = match items.pop() {
                 Some(Node::Str(s)) => s,
                 Some(other) => {
-                    return Err(syntax(format!("{} value for @{name} (at {by})", other.type_name())))
+                    return Err(syntax(format!(
+                        "{} value for @{name} (at {by})",
+                        other.type_name()
+                    )))
                 }
                 None => String::new(),
             };
@@ -537,9 +605,14 @@ impl<'h> Builder<'h> {
             check(ty, &mut value, &mut meta, Holder::Doc, &mut violations);
             if let Some(v) = violations.into_iter().next() {
                 let (found, expected) = match v.kind {
-                    ViolationKind::Mismatch { found, expected, by: tpos } => {
-                        (found.to_owned(), format!("{expected} (by {})", tpos.describe()))
-                    }
+                    ViolationKind::Mismatch {
+                        found,
+                        expected,
+                        by: tpos,
+                    } => (
+                        found.to_owned(),
+                        format!("{expected} (by {})", tpos.describe()),
+                    ),
                     ViolationKind::Undeclared { key, map_pos, .. } => (
                         format!("key \"{key}\""),
                         format!("a key declared in map (by {})", map_pos.describe()),
@@ -547,7 +620,13 @@ impl<'h> Builder<'h> {
                 };
                 return Err(Report::new(
                     "Invalid schema - @schema/examples has wrong type",
-                    vec![item(None, span(pos, &[a]), Some(format!("{found} (by {by})")), Some(expected), &[])],
+                    vec![item(
+                        None,
+                        span(pos, &[a]),
+                        Some(format!("{found} (by {by})")),
+                        Some(expected),
+                        &[],
+                    )],
                 ));
             }
             out.push((desc, value));
@@ -584,4 +663,161 @@ fn host_error(pos: &Pos, a: &Annotation, e: anyhow::Error) -> Report {
             &[],
         )],
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::yaml::{ArrayItem, ValueRef};
+    use std::sync::Arc;
+
+    /// Annotation arguments held in a list: `ValueRef::index` is the position.
+    struct FakeHost(Vec<(Node, &'static str)>);
+
+    impl Host for FakeHost {
+        fn value(&mut self, r: ValueRef) -> anyhow::Result<Node> {
+            Ok(self.0[r.index as usize].0.clone())
+        }
+        fn is_callable(&mut self, _: ValueRef) -> anyhow::Result<bool> {
+            Ok(false)
+        }
+        fn call(&mut self, _: ValueRef, _: &[&Node]) -> anyhow::Result<Node> {
+            anyhow::bail!("not callable")
+        }
+        fn type_name(&mut self, r: ValueRef) -> anyhow::Result<String> {
+            Ok(self.0[r.index as usize].1.to_owned())
+        }
+    }
+
+    fn pos(line: u32) -> Pos {
+        Pos::new(&Arc::from("build-test.yml"), line)
+    }
+
+    fn ann(name: &str, line: u32, args: &[u32], kwargs: &[(&str, u32)]) -> Annotation {
+        Annotation {
+            name: name.to_owned(),
+            pos: pos(line),
+            args: args
+                .iter()
+                .map(|&index| ValueRef { serial: 0, index })
+                .collect(),
+            kwargs: kwargs
+                .iter()
+                .map(|(k, index)| {
+                    (
+                        (*k).to_owned(),
+                        ValueRef {
+                            serial: 0,
+                            index: *index,
+                        },
+                    )
+                })
+                .collect(),
+        }
+    }
+
+    fn item(key: &str, value: Node, line: u32, anns: Vec<Annotation>) -> MapItem {
+        MapItem {
+            key: Node::Str(key.to_owned()),
+            value,
+            meta: Meta {
+                pos: pos(line),
+                comments: vec![],
+                annotations: anns,
+            },
+        }
+    }
+
+    #[test]
+    fn infers_types_defaults_and_string_validation_defaults() {
+        let mut host = FakeHost(vec![
+            (Node::Int(1), "starlark.Int"),
+            (Node::Bool(true), "starlark.Bool"),
+            (Node::Str("d".into()), "starlark.String"),
+        ]);
+        let doc = Node::Map(Map {
+            items: vec![
+                item(
+                    "name",
+                    Node::Str("x".into()),
+                    3,
+                    vec![ann(DESC, 3, &[2], &[])],
+                ),
+                item("port", Node::Int(80), 4, vec![ann(NULLABLE, 4, &[], &[])]),
+                item(
+                    "tags",
+                    Node::Array(Array {
+                        items: vec![ArrayItem {
+                            value: Node::Str("t".into()),
+                            meta: Meta::at(pos(6)),
+                        }],
+                    }),
+                    5,
+                    vec![],
+                ),
+                item(
+                    "free",
+                    Node::Int(0),
+                    7,
+                    vec![ann(TYPE, 7, &[], &[("any", 1)])],
+                ),
+            ],
+        });
+        let mut meta = Meta::at(pos(2));
+        meta.annotations.push(ann(
+            VALIDATION_DEFAULTS_FOR_STRINGS,
+            2,
+            &[],
+            &[("min_len", 0)],
+        ));
+        let ty = Builder::new(&mut host).document(&doc, &meta).unwrap();
+        let Kind::Map(items) = &ty.kind else {
+            panic!("not a map")
+        };
+        assert_eq!(items[0].ty.doc.description.as_deref(), Some("d"));
+        assert_eq!(items[0].ty.validations.len(), 1);
+        assert_eq!(items[0].ty.validations[0].name, VALIDATION);
+        assert!(items[1].ty.nullable && items[1].ty.default.is_null());
+        let Kind::Array(elem) = &items[2].ty.kind else {
+            panic!("not an array")
+        };
+        assert_eq!(elem.validations.len(), 1);
+        assert!(items[3].ty.is_any());
+        assert!(ty.default.value_eq(&Node::Map(Map {
+            items: vec![
+                item("name", Node::Str("x".into()), 3, vec![]),
+                item("port", Node::Null, 4, vec![]),
+                item("tags", Node::Array(Array::default()), 5, vec![]),
+                item("free", Node::Int(0), 7, vec![]),
+            ]
+        })));
+    }
+
+    #[test]
+    fn malformed_annotations_are_reported() {
+        let mut host = FakeHost(vec![(Node::Int(1), "starlark.Int")]);
+        let doc = Node::Map(Map {
+            items: vec![item(
+                "a",
+                Node::Str("x".into()),
+                3,
+                vec![ann(TITLE, 3, &[0], &[])],
+            )],
+        });
+        let err = Builder::new(&mut host)
+            .document(&doc, &Meta::at(pos(2)))
+            .unwrap_err();
+        assert_eq!(err.title, "Invalid schema");
+        assert_eq!(
+            err.items[0].found.as_deref(),
+            Some("Non-string value in @schema/title (by build-test.yml:3)")
+        );
+        let doc = Node::Map(Map {
+            items: vec![item("a", Node::Null, 3, vec![])],
+        });
+        let err = Builder::new(&mut host)
+            .document(&doc, &Meta::at(pos(2)))
+            .unwrap_err();
+        assert_eq!(err.title, "Invalid schema - null value not allowed here");
+    }
 }

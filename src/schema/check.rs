@@ -96,7 +96,13 @@ fn annotate(ty: &Type, meta: &mut Meta) {
 
 /// Checks `value` (held by an item with metadata `meta`) against `ty`, filling in
 /// defaults; violations are appended to `out` in document order.
-pub fn check(ty: &Type, value: &mut Node, meta: &mut Meta, holder: Holder, out: &mut Vec<Violation>) {
+pub fn check(
+    ty: &Type,
+    value: &mut Node,
+    meta: &mut Meta,
+    holder: Holder,
+    out: &mut Vec<Violation>,
+) {
     annotate(ty, meta);
     if ty.is_any() || (ty.nullable && value.is_null()) {
         return;
@@ -116,7 +122,13 @@ pub fn check(ty: &Type, value: &mut Node, meta: &mut Meta, holder: Holder, out: 
         (Kind::Map(types), Node::Map(m)) => {
             for item in &mut m.items {
                 match types.iter().find(|t| t.key.value_eq(&item.key)) {
-                    Some(t) => check(&t.ty, &mut item.value, &mut item.meta, Holder::Key(&item.key), out),
+                    Some(t) => check(
+                        &t.ty,
+                        &mut item.value,
+                        &mut item.meta,
+                        Holder::Key(&item.key),
+                        out,
+                    ),
                     None => out.push(Violation {
                         kind: ViolationKind::Undeclared {
                             key: key_text(&item.key),
@@ -138,7 +150,13 @@ pub fn check(ty: &Type, value: &mut Node, meta: &mut Meta, holder: Holder, out: 
                     meta: Meta::at(t.ty.pos.clone()),
                 };
                 let mut ignored = Vec::new();
-                check(&t.ty, &mut item.value, &mut item.meta, Holder::Key(&t.key), &mut ignored);
+                check(
+                    &t.ty,
+                    &mut item.value,
+                    &mut item.meta,
+                    Holder::Key(&t.key),
+                    &mut ignored,
+                );
                 m.items.push(item);
             }
         }
@@ -270,10 +288,16 @@ mod tests {
             }
         );
         assert_eq!(out[0].calculated, "id: \"x\"");
-        assert!(matches!(&out[1].kind, ViolationKind::Undeclared { key, allowed, .. } if key == "nope" && allowed.len() == 2));
+        assert!(
+            matches!(&out[1].kind, ViolationKind::Undeclared { key, allowed, .. } if key == "nope" && allowed.len() == 2)
+        );
         let Node::Map(m) = &v else { panic!() };
-        let Node::Array(a) = &m.items[0].value else { panic!() };
-        let Node::Map(first) = &a.items[0].value else { panic!() };
+        let Node::Array(a) = &m.items[0].value else {
+            panic!()
+        };
+        let Node::Map(first) = &a.items[0].value else {
+            panic!()
+        };
         assert_eq!(first.get_str("mask"), Some(&Node::Str("m".into())));
         assert_eq!(first.items[1].meta.pos, pos(5));
     }
@@ -282,10 +306,22 @@ mod tests {
     fn ints_are_floats_but_not_the_reverse() {
         let mut out = Vec::new();
         let f = scalar(Kind::Float, 1, Node::Float(1.0));
-        check(&f, &mut Node::Int(3), &mut Meta::default(), Holder::Doc, &mut out);
+        check(
+            &f,
+            &mut Node::Int(3),
+            &mut Meta::default(),
+            Holder::Doc,
+            &mut out,
+        );
         assert!(out.is_empty());
         let i = scalar(Kind::Integer, 1, Node::Int(1));
-        check(&i, &mut Node::Float(3.5), &mut Meta::default(), Holder::Doc, &mut out);
+        check(
+            &i,
+            &mut Node::Float(3.5),
+            &mut Meta::default(),
+            Holder::Doc,
+            &mut out,
+        );
         assert_eq!(out.len(), 1);
     }
 }

@@ -14,8 +14,8 @@ pub mod types;
 use crate::overlay::Host;
 use crate::yaml::{Meta, Node, Pos};
 use check::{Holder, Violation, ViolationKind};
-use report::{Item, Report, Source};
 pub use report::register_source;
+use report::{Item, Report, Source};
 pub use types::{Kind, Type};
 
 /// A library's schema: the type of its data-values document.
@@ -61,7 +61,12 @@ impl Schema {
 
     /// Checks data values (the document's value and metadata), filling in defaults and
     /// attaching validations. The error is the reference's report of every violation.
-    pub fn check(&self, values: &mut Node, meta: &mut Meta, flag: Option<FlagOrigin>) -> Result<(), String> {
+    pub fn check(
+        &self,
+        values: &mut Node,
+        meta: &mut Meta,
+        flag: Option<FlagOrigin>,
+    ) -> Result<(), String> {
         if !meta.pos.is_known() {
             meta.pos = self.root.pos.clone();
         }
@@ -103,7 +108,11 @@ pub fn violations_report(violations: &[Violation], flag: Option<FlagOrigin>) -> 
     let items = violations
         .iter()
         .map(|v| match &v.kind {
-            ViolationKind::Mismatch { found, expected, by } => Item {
+            ViolationKind::Mismatch {
+                found,
+                expected,
+                by,
+            } => Item {
                 summary: None,
                 source: source_of(&v.pos, &v.calculated, flag),
                 found: Some((*found).to_owned()),

@@ -62,7 +62,12 @@ pub fn source_line(name: &str, line: u32) -> Option<String> {
         let data = &src.data;
         let starts = src.line_starts.get_or_insert_with(|| {
             let mut v = vec![0];
-            v.extend(data.iter().enumerate().filter(|(_, b)| **b == b'\n').map(|(i, _)| i + 1));
+            v.extend(
+                data.iter()
+                    .enumerate()
+                    .filter(|(_, b)| **b == b'\n')
+                    .map(|(i, _)| i + 1),
+            );
             v
         });
         let start = *starts.get(line as usize - 1)?;
@@ -119,7 +124,11 @@ pub enum Source {
     /// Lines `from..=to` of a file.
     File { name: String, from: u32, to: u32 },
     /// A value from the command line: `name:` then one line of text.
-    Text { name: String, line: u32, text: String },
+    Text {
+        name: String,
+        line: u32,
+        text: String,
+    },
     /// A value computed in memory: `Data value calculated:` and its YAML.
     Calculated { text: String },
 }
@@ -293,9 +302,18 @@ mod tests {
             Arc::from(&b"#@data/values-schema\n---\n#@schema/desc \"x\"\n\n#@ schema/default 1\nfoo: 0 #@schema/nullable\n"[..]),
         );
         assert_eq!(annotation_line("ann-test.yml", 6, "schema/desc"), Some(3));
-        assert_eq!(annotation_line("ann-test.yml", 6, "schema/default"), Some(5));
-        assert_eq!(annotation_line("ann-test.yml", 6, "schema/nullable"), Some(6));
+        assert_eq!(
+            annotation_line("ann-test.yml", 6, "schema/default"),
+            Some(5)
+        );
+        assert_eq!(
+            annotation_line("ann-test.yml", 6, "schema/nullable"),
+            Some(6)
+        );
         assert_eq!(annotation_line("ann-test.yml", 6, "schema/title"), None);
-        assert_eq!(annotation_line("ann-test.yml", 2, "data/values-schema"), Some(1));
+        assert_eq!(
+            annotation_line("ann-test.yml", 2, "data/values-schema"),
+            Some(1)
+        );
     }
 }

@@ -293,10 +293,13 @@ fn run_check<'v>(
 fn check_added(kind: AssertKind, arg: Value, node: &Node) -> Result<(), String> {
     let text = || arg.unpack_str().unwrap_or("").to_owned();
     match kind {
-        AssertKind::Len => checks::len_eq(node, number_arg(arg).map_or(0, |n| match n {
-            Number::Int(i) => i,
-            Number::Float(f) => f as i64,
-        })),
+        AssertKind::Len => checks::len_eq(
+            node,
+            number_arg(arg).map_or(0, |n| match n {
+                Number::Int(i) => i,
+                Number::Float(f) => f as i64,
+            }),
+        ),
         AssertKind::StartsWith => checks::starts_with(node, &text()),
         AssertKind::EndsWith => checks::ends_with(node, &text()),
         AssertKind::Contains => {
@@ -384,7 +387,10 @@ fn make_added<'v>(
                 AssertKind::Contains => "a value that encodes to YAML",
                 _ => "a string",
             };
-            bail!("{f}: expected argument to be {what}, but was {}", a.get_type());
+            bail!(
+                "{f}: expected argument to be {what}, but was {}",
+                a.get_type()
+            );
         }
     }
     Ok(make(heap, kind, false, args.items.clone()))
@@ -1060,6 +1066,60 @@ mod tests {
         assert_eq!(
             eval("assert.one_of(1, 2).check()"),
             "ERR function lambda missing 1 argument (val)"
+        );
+    }
+
+    #[test]
+    fn added_assertions() {
+        assert_eq!(eval("assert.len(2).check([1, 2])"), "True");
+        assert_eq!(
+            eval(r#"assert.len(2).check("abc")"#),
+            "ERR fail: length = 3"
+        );
+        assert_eq!(eval(r#"assert.starts_with("a").check("ab")"#), "True");
+        assert_eq!(
+            eval(r#"assert.ends_with("z").check("ab")"#),
+            "ERR fail: value does not end with \"z\""
+        );
+        assert_eq!(eval(r#"assert.contains("b").check({"b": 1})"#), "True");
+        assert_eq!(
+            eval(r#"assert.matches("^[0-9]+$").check("12a")"#),
+            "ERR fail: value does not match \"^[0-9]+$\""
+        );
+        assert_eq!(
+            eval(r#"assert.format("uuid").check("x")"#),
+            "ERR fail: value is not a valid uuid"
+        );
+        assert_eq!(eval("assert.even().check(3)"), "ERR fail: value is odd");
+        assert_eq!(eval("assert.odd().check(3)"), "True");
+        assert_eq!(
+            eval("assert.multiple_of(4).check(6)"),
+            "ERR fail: value is not a multiple of 4"
+        );
+        assert_eq!(
+            eval(r#"assert.len("2")"#),
+            "ERR assert.len: expected argument to be an int, but was string"
+        );
+        assert_eq!(
+            eval("assert.even(1)"),
+            "ERR assert.even: got 1 arguments, want 0"
+        );
+        assert!(eval(r#"assert.format("colour")"#)
+            .starts_with("ERR assert.format: unknown format \"colour\""));
+        assert!(eval(r#"assert.matches("(")"#)
+            .starts_with("ERR assert.matches: invalid regular expression"));
+        assert_eq!(
+            eval("assert.multiple_of(0)"),
+            "ERR assert.multiple_of: expected a non-zero number"
+        );
+        assert_eq!(eval(r#"assert.validate("k", 3, min=1)"#), "3");
+        assert_eq!(
+            eval(r#"assert.validate("k", 0, min=1)"#),
+            "ERR assert.validate: Validating k:\n  k\n    - must be: a value >= 1 (by: (unknown))\n      found: value < 1"
+        );
+        assert_eq!(
+            eval("assert.valid(1)"),
+            "ERR assert.valid: expected a yamlfragment, but was int"
         );
     }
 }

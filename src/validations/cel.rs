@@ -19,11 +19,29 @@ pub struct CelRule {
 
 /// Expressions longer than this are refused (the parser recurses on nesting).
 const MAX_LEN: usize = 10_000;
+/// Deepest bracket nesting accepted.
+const MAX_NESTING: usize = 64;
 
 /// Compiles `expr`; the error is the parser's message.
 pub fn compile(expr: &str) -> Result<CelRule, String> {
     if expr.len() > MAX_LEN {
         return Err(format!("expression is longer than {MAX_LEN} characters"));
+    }
+    // the parser recurses on nesting: refuse what could exhaust the stack
+    let mut depth = 0usize;
+    let mut deepest = 0usize;
+    for c in expr.chars() {
+        match c {
+            '(' | '[' | '{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    if deepest > MAX_NESTING || expr.matches(['!', '-']).count() > MAX_LEN / 10 {
+        return Err(format!("expression is nested more than {MAX_NESTING} levels deep"));
     }
     let compiled = catch_unwind(|| Program::compile(expr))
         .map_err(|_| "the CEL parser failed on this expression".to_owned())?;
@@ -63,7 +81,10 @@ fn to_cel(n: &Node, depth: usize) -> Value {
         Node::Float(f) => Value::Float(*f),
         Node::Str(s) => Value::String(Arc::new(s.clone())),
         Node::Array(a) => Value::List(Arc::new(
-            a.items.iter().map(|i| to_cel(&i.value, depth + 1)).collect(),
+            a.items
+                .iter()
+                .map(|i| to_cel(&i.value, depth + 1))
+                .collect(),
         )),
         Node::Map(m) => {
             let mut map: HashMap<Key, Value> = HashMap::with_capacity(m.items.len());
@@ -111,6 +132,7 @@ mod tests {
         assert_eq!(evaluate(&r, &Node::Str("kube-system".into())), Ok(true));
         assert!(compile("self == oldSelf").unwrap().transition);
         assert!(compile("self ==").is_err());
+        assert!(compile(&format!("{}1{}", "(".repeat(5000), ")".repeat(5000))).is_err());
         let r = compile("self.nope > 1").unwrap();
         assert!(evaluate(&r, &map(&[])).is_err());
         let r = compile("self + 1").unwrap();

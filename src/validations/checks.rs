@@ -127,7 +127,9 @@ pub fn format(n: &Node, f: Format) -> Outcome {
 fn integer(n: &Node) -> Result<Option<i128>, String> {
     match n {
         Node::Int(i) => Ok(Some(*i as i128)),
-        Node::Float(f) if f.is_finite() && f.fract() == 0.0 && f.abs() < 1e30 => Ok(Some(*f as i128)),
+        Node::Float(f) if f.is_finite() && f.fract() == 0.0 && f.abs() < 1e30 => {
+            Ok(Some(*f as i128))
+        }
         Node::Float(_) => Ok(None),
         other => Err(format!("expected a number, but was {}", type_name(other))),
     }
@@ -220,7 +222,10 @@ mod tests {
             Err("expected a string, but was int".into())
         );
         assert_eq!(len_eq(&s("short"), 16), Err("length = 5".into()));
-        assert_eq!(contains(&s("a@sha256:1"), &s("@sha256:"), "\"@sha256:\""), Ok(()));
+        assert_eq!(
+            contains(&s("a@sha256:1"), &s("@sha256:"), "\"@sha256:\""),
+            Ok(())
+        );
         assert!(contains(&s("abc"), &Node::Int(1), "1").is_err());
     }
 
@@ -229,7 +234,10 @@ mod tests {
         assert_eq!(parity(&Node::Int(4), true), Ok(()));
         assert_eq!(parity(&Node::Int(1023), true), Err("value is odd".into()));
         assert_eq!(parity(&Node::Int(4), false), Err("value is even".into()));
-        assert_eq!(parity(&Node::Float(1.5), false), Err("value is not an integer".into()));
+        assert_eq!(
+            parity(&Node::Float(1.5), false),
+            Err("value is not an integer".into())
+        );
         assert_eq!(multiple_of(&Node::Int(64), Number::Int(8)), Ok(()));
         assert_eq!(
             multiple_of(&Node::Int(5000), Number::Int(1024)),

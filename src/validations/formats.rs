@@ -165,7 +165,9 @@ fn is_hostname(s: &str) -> bool {
     s.split('.').all(|label| {
         !label.is_empty()
             && label.len() <= 63
-            && label.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            && label
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-')
             && !label.starts_with('-')
             && !label.ends_with('-')
     })
@@ -263,7 +265,10 @@ fn authority_ok(rest: &str) -> bool {
             return false;
         };
         return addr.parse::<Ipv6Addr>().is_ok()
-            && (tail.is_empty() || tail.strip_prefix(':').is_some_and(|p| p.bytes().all(|b| b.is_ascii_digit())));
+            && (tail.is_empty()
+                || tail
+                    .strip_prefix(':')
+                    .is_some_and(|p| p.bytes().all(|b| b.is_ascii_digit())));
     }
     match host_port.rsplit_once(':') {
         Some((_, port)) => port.bytes().all(|b| b.is_ascii_digit()),

@@ -205,7 +205,9 @@ enum Root<'n> {
 }
 
 fn has_any(meta: &Meta, names: &[&str]) -> bool {
-    meta.annotations.iter().any(|a| names.contains(&a.name.as_str()))
+    meta.annotations
+        .iter()
+        .any(|a| names.contains(&a.name.as_str()))
 }
 
 fn key_text(k: &Node) -> String {

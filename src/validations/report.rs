@@ -24,7 +24,7 @@ impl Subject {
         match self {
             Subject::DataValues => "Validating final data values:".into(),
             Subject::OutputDocuments => "Validating output documents:".into(),
-            Subject::Value(_) => "assert.validate: Validating value:".into(),
+            Subject::Value(key) => format!("assert.validate: Validating {key}:"),
             Subject::Fragment => "assert.valid: Validating fragment:".into(),
         }
     }
@@ -80,7 +80,11 @@ impl Report {
         if self.errors.is_empty() {
             return None;
         }
-        Some(format!("{}\n{}", self.subject.header(), entries(&self.errors)))
+        Some(format!(
+            "{}\n{}",
+            self.subject.header(),
+            entries(&self.errors)
+        ))
     }
 
     /// The warning report printed on stderr, when some `warn=True` rule failed.

@@ -136,7 +136,8 @@ fn number_of(v: Value) -> Option<Number> {
             _ => None,
         });
     }
-    v.downcast_ref::<StarlarkFloat>().map(|f| Number::Float(f.0))
+    v.downcast_ref::<StarlarkFloat>()
+        .map(|f| Number::Float(f.0))
 }
 
 /// Items of a sequence (list, tuple, set, array or document-set fragment).
@@ -356,10 +357,17 @@ fn named_arg<'v>(
             type_of(value)
         )
     };
-    let string = || value.unpack_str().map(str::to_owned).ok_or_else(|| want("a string"));
+    let string = || {
+        value
+            .unpack_str()
+            .map(str::to_owned)
+            .ok_or_else(|| want("a string"))
+    };
     Ok(match kind {
         RuleKind::MinLen | RuleKind::MaxLen => {
-            let n = number_of(value).filter(|_| is_number(value)).ok_or_else(|| want("a number"))?;
+            let n = number_of(value)
+                .filter(|_| is_number(value))
+                .ok_or_else(|| want("a number"))?;
             let shown = match n {
                 Number::Int(i) => i.to_string(),
                 Number::Float(f) => format!("{}", f.trunc() as i64),
@@ -444,7 +452,10 @@ fn named_arg<'v>(
                     e.to_string().lines().last().unwrap_or("invalid").trim()
                 )
             })?;
-            (format!("a value matching {}", checks::quoted(&s)), Arg::Regex(re, s))
+            (
+                format!("a value matching {}", checks::quoted(&s)),
+                Arg::Regex(re, s),
+            )
         }
         RuleKind::Format => {
             let s = string()?;
@@ -467,7 +478,9 @@ fn named_arg<'v>(
             (desc.into(), if b { Arg::Int(0) } else { Arg::Off })
         }
         RuleKind::MultipleOf => {
-            let n = number_of(value).filter(|_| is_number(value)).ok_or_else(|| want("a number"))?;
+            let n = number_of(value)
+                .filter(|_| is_number(value))
+                .ok_or_else(|| want("a number"))?;
             if n.is_zero() {
                 return Err(format!(
                     "expected keyword argument \"multiple_of\" to be a non-zero number (at {at})"
@@ -478,7 +491,10 @@ fn named_arg<'v>(
         RuleKind::Cel => {
             let s = string()?;
             let rule = cel::compile(&s).map_err(|e| {
-                format!("cel= expression {} does not compile: {e} (at {at})", checks::quoted(&s))
+                format!(
+                    "cel= expression {} does not compile: {e} (at {at})",
+                    checks::quoted(&s)
+                )
             })?;
             (
                 format!("a value satisfying the CEL rule {}", checks::quoted(&s)),
@@ -585,7 +601,8 @@ impl<'v> Validation<'v> {
             } else {
                 eval.eval_function(when, &[value], &[])
             };
-            let r = result.map_err(|e| format!("Failure evaluating when=: {}", message_text(&e)))?;
+            let r =
+                result.map_err(|e| format!("Failure evaluating when=: {}", message_text(&e)))?;
             match r.unpack_bool() {
                 Some(true) => {}
                 Some(false) => return Ok(Vec::new()),
@@ -786,10 +803,10 @@ mod tests {
         );
         assert_eq!(fill_message("{unclosed", &[]), "{unclosed");
         assert_eq!(found_text("fail: boom"), "boom");
-        assert_eq!(found_text("check: all values are null"), "all values are null");
         assert_eq!(
-            found_text("assert.fail: fail: x"),
-            "assert.fail: fail: x"
+            found_text("check: all values are null"),
+            "all values are null"
         );
+        assert_eq!(found_text("assert.fail: fail: x"), "assert.fail: fail: x");
     }
 }

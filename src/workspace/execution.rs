@@ -49,6 +49,9 @@ pub struct LibraryInputs {
 /// A library once its data values are known.
 pub struct ValuesStage {
     pub values: Node,
+    /// The library's schema (`None`: no schema, anything goes), for export.
+    #[allow(dead_code)] // read by `--data-values-schema-inspect` once export exists
+    pub schema: Option<Schema>,
     /// Envelopes for the library's own private libraries.
     pub child_envelopes: Vec<Envelope>,
     /// Files to evaluate after the data values (all but data-values files), parsed when
@@ -303,6 +306,7 @@ pub fn library_values(
     }
     Ok(ValuesStage {
         values: result,
+        schema,
         child_envelopes,
         files,
     })

@@ -249,7 +249,19 @@ mod tests {
     fn set_path_creates_maps() {
         let mut v = Node::Null;
         set_path(&mut v, &["a".into(), "b".into()], Node::Str("x".into()), "t").unwrap();
-        assert_eq!(v, map(&[("a", map(&[("b", Node::Str("x".into()))]))]));
+        assert!(v.value_eq(&map(&[("a", map(&[("b", Node::Str("x".into()))]))])));
+        // every item set from a flag is positioned on the flag's line
+        let Node::Map(m) = &v else { panic!("not a map") };
+        assert_eq!(m.items[0].meta.pos.describe(), "t:1");
         assert!(set_path(&mut v, &["a".into(), "b".into(), "c".into()], Node::Null, "t").is_err());
+    }
+
+    #[test]
+    fn set_path_repositions_the_leaf() {
+        let mut v = map(&[("a", Node::Int(1))]);
+        set_path(&mut v, &["a".into()], Node::Int(2), "(data-value arg)").unwrap();
+        let Node::Map(m) = &v else { panic!("not a map") };
+        assert_eq!(m.items[0].value, Node::Int(2));
+        assert_eq!(m.items[0].meta.pos.describe(), "(data-value arg):1");
     }
 }
