@@ -542,6 +542,30 @@ fn go_type_name(v: Value) -> &'static str {
     }
 }
 
+/// Gives nodes computed in Starlark (no position) the position of the template node
+/// they were set on.
+fn fill_unknown_pos(n: &mut Node, pos: &Pos) {
+    match n {
+        Node::Map(m) => {
+            for i in &mut m.items {
+                if i.meta.pos.file.is_none() {
+                    i.meta.pos = pos.clone();
+                }
+                fill_unknown_pos(&mut i.value, pos);
+            }
+        }
+        Node::Array(a) => {
+            for i in &mut a.items {
+                if i.meta.pos.file.is_none() {
+                    i.meta.pos = pos.clone();
+                }
+                fill_unknown_pos(&mut i.value, pos);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Builds node trees from a finished context.
 struct Materializer<'a> {
     t: &'a CompiledTemplate,
@@ -561,11 +585,21 @@ impl Materializer<'_> {
         }
     }
 
+    /// A replacement's items, placed where the node they replace was (those computed in
+    /// Starlark have no position of their own).
+    fn positioned(&self, n: &RNode, v: &Node) -> Node {
+        let mut v = v.clone();
+        fill_unknown_pos(&mut v, &self.t.nodes[n.tag as usize].pos);
+        v
+    }
+
     /// The value of an item node (document, map item, array item).
     fn item_value(&self, inst: usize) -> anyhow::Result<Node> {
         let n = self.rnode(inst);
         if let Some(Setting::Value(v)) = &n.setting {
-            return Ok(v.clone());
+            let mut v = v.clone();
+            fill_unknown_pos(&mut v, &self.t.nodes[n.tag as usize].pos);
+            return Ok(v);
         }
         if let Some(&c) = n.children.first() {
             let child = self.rnode(c);
@@ -586,10 +620,10 @@ impl Materializer<'_> {
         for &c in &self.rnode(inst).children {
             let n = self.rnode(c);
             match &n.setting {
-                Some(Setting::Replace(v)) => match v {
-                    Node::Array(a) => docs.extend(a.items.iter().map(|i| Doc {
-                        value: i.value.clone(),
-                        meta: i.meta.clone(),
+                Some(Setting::Replace(v)) => match self.positioned(n, v) {
+                    Node::Array(a) => docs.extend(a.items.into_iter().map(|i| Doc {
+                        value: i.value,
+                        meta: i.meta,
                     })),
                     Node::Null => {}
                     other => bail!(
@@ -617,12 +651,12 @@ impl Materializer<'_> {
                 continue;
             }
             match &n.setting {
-                Some(Setting::Replace(v)) => match v {
+                Some(Setting::Replace(v)) => match self.positioned(n, v) {
                     Node::Map(m) => {
-                        for i in &m.items {
+                        for i in m.items {
                             match items.iter_mut().find(|e| e.key.value_eq(&i.key)) {
-                                Some(existing) => existing.value = i.value.clone(),
-                                None => items.push(i.clone()),
+                                Some(existing) => existing.value = i.value,
+                                None => items.push(i),
                             }
                         }
                     }
@@ -657,8 +691,8 @@ impl Materializer<'_> {
         for &c in &self.rnode(inst).children {
             let n = self.rnode(c);
             match &n.setting {
-                Some(Setting::Replace(v)) => match v {
-                    Node::Array(a) => items.extend(a.items.iter().cloned()),
+                Some(Setting::Replace(v)) => match self.positioned(n, v) {
+                    Node::Array(a) => items.extend(a.items),
                     Node::Null => {}
                     other => bail!(
                         "Expected to replace array item with a list, but was {}",

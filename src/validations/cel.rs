@@ -15,6 +15,8 @@ pub struct CelRule {
     program: Program,
     /// Uses `oldSelf`: skipped when rendering.
     pub transition: bool,
+    /// The expression as written (exported by `--data-values-schema-inspect`).
+    pub source: String,
 }
 
 /// Expressions longer than this are refused (the parser recurses on nesting).
@@ -41,7 +43,9 @@ pub fn compile(expr: &str) -> Result<CelRule, String> {
         }
     }
     if deepest > MAX_NESTING || expr.matches(['!', '-']).count() > MAX_LEN / 10 {
-        return Err(format!("expression is nested more than {MAX_NESTING} levels deep"));
+        return Err(format!(
+            "expression is nested more than {MAX_NESTING} levels deep"
+        ));
     }
     let compiled = catch_unwind(|| Program::compile(expr))
         .map_err(|_| "the CEL parser failed on this expression".to_owned())?;
@@ -50,6 +54,7 @@ pub fn compile(expr: &str) -> Result<CelRule, String> {
     Ok(CelRule {
         program,
         transition,
+        source: expr.to_owned(),
     })
 }
 

@@ -747,6 +747,79 @@ impl<'v> Validation<'v> {
     }
 }
 
+/// A named rule as schema export reads it.
+pub struct RuleView<'a> {
+    pub kind: RuleKind,
+    /// The `must be:` text.
+    pub desc: &'a str,
+    pub arg: ArgView<'a>,
+}
+
+/// The argument of a named rule, as schema export reads it.
+pub enum ArgView<'a> {
+    /// min/max bound, contains value (as a node, when it converts to one).
+    Value(Option<&'a Node>),
+    /// min_len/max_len bound, multiple_of divisor.
+    Number(Number),
+    /// one_not_null keys (None = all children).
+    Keys(Option<&'a [Node]>),
+    /// one_of's allowed values.
+    Values(&'a [Node]),
+    /// len; even/odd when on.
+    Int(i64),
+    /// starts_with/ends_with text, matches pattern.
+    Str(&'a str),
+    Format(Format),
+    Cel {
+        source: &'a str,
+        transition: bool,
+    },
+    /// even=False / odd=False.
+    Off,
+}
+
+impl Validation<'_> {
+    /// `not_null=True`'s description, when set.
+    pub fn not_null_desc(&self) -> Option<&str> {
+        self.not_null.as_deref()
+    }
+
+    /// Whether the rules only apply `when=` a condition holds.
+    pub fn has_when(&self) -> bool {
+        self.when.is_some()
+    }
+
+    /// The descriptions of the custom (positional) rules, in order.
+    pub fn custom_descs(&self) -> Vec<&str> {
+        self.custom.iter().map(|c| c.desc.as_str()).collect()
+    }
+
+    /// The named rules, in the order they run.
+    pub fn named_rules(&self) -> Vec<RuleView<'_>> {
+        self.named
+            .iter()
+            .map(|n| RuleView {
+                kind: n.kind,
+                desc: &n.desc,
+                arg: match &n.arg {
+                    Arg::Value(_, node) => ArgView::Value(node.as_ref()),
+                    Arg::Number(x) => ArgView::Number(*x),
+                    Arg::Keys(k) => ArgView::Keys(k.as_deref()),
+                    Arg::Seq(v) => ArgView::Values(v),
+                    Arg::Int(i) => ArgView::Int(*i),
+                    Arg::Str(s) | Arg::Regex(_, s) => ArgView::Str(s),
+                    Arg::Format(f) => ArgView::Format(*f),
+                    Arg::Cel(rule) => ArgView::Cel {
+                        source: &rule.source,
+                        transition: rule.transition,
+                    },
+                    Arg::Off => ArgView::Off,
+                },
+            })
+            .collect()
+    }
+}
+
 fn one_not_null<'v>(heap: Heap<'v>, node: &Node, keys: Option<&[Node]>) -> Result<(), String> {
     let Node::Map(m) = node else {
         return Err(format!(

@@ -114,10 +114,11 @@ impl<'v> StarlarkValue<'v> for DataFn {
 
 /// Converts a library's data values to Starlark, once: every `@ytt:data` module of the
 /// library shares the (frozen) result.
-pub fn frozen_values(values: &Node) -> anyhow::Result<OwnedFrozenValue> {
+pub fn frozen_values(values: &Node, null_is_none: bool) -> anyhow::Result<OwnedFrozenValue> {
     let module = Module::with_temp_heap(|module| {
         let heap = module.heap();
         let v = match values {
+            Node::Null if null_is_none => Value::new_none(),
             Node::Null => heap.alloc(YttStruct::new(SmallMap::new())),
             v => from_node_struct(heap, v)?,
         };

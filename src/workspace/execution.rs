@@ -382,7 +382,9 @@ pub fn library_outputs(
     settings: Settings,
 ) -> anyhow::Result<Vec<OutputFile>> {
     let scope = Arc::new(Scope::new(lib.clone(), stage.child_envelopes, settings));
-    let eval = LibraryEval::new(rt, lib.clone(), stage.values, settings, scope.clone());
+    let null_values_are_none = stage.values.is_null() && stage.schema.is_some();
+    let mut eval = LibraryEval::new(rt, lib.clone(), stage.values, settings, scope.clone());
+    eval.null_values_are_none = null_values_are_none;
     let exclusive = lib.files.iter().any(|f| f.file.exclusive_for_output);
     let mut outputs = Vec::new();
     for (f, parsed) in stage.files {

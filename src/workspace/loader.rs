@@ -53,6 +53,9 @@ pub struct LibraryEval<'a> {
     data_modules: RefCell<HashMap<String, FrozenModule>>,
     /// The data values as Starlark, converted once for the whole library.
     frozen_values: RefCell<Option<OwnedFrozenValue>>,
+    /// Null data values are `None` (a nullable schema document), not an empty struct
+    /// (no data values at all).
+    pub null_values_are_none: bool,
     private_libs: RefCell<HashMap<String, Rc<LibraryEval<'a>>>>,
     loading: RefCell<Vec<String>>,
     template_module: FrozenModule,
@@ -75,6 +78,7 @@ impl<'a> LibraryEval<'a> {
             modules: RefCell::new(HashMap::new()),
             data_modules: RefCell::new(HashMap::new()),
             frozen_values: RefCell::new(None),
+            null_values_are_none: false,
             private_libs: RefCell::new(HashMap::new()),
             loading: RefCell::new(Vec::new()),
             template_module: stdlib::build_module("template", register_template),
@@ -98,7 +102,8 @@ impl<'a> LibraryEval<'a> {
                     return Ok(m.clone());
                 }
                 if self.frozen_values.borrow().is_none() {
-                    *self.frozen_values.borrow_mut() = Some(frozen_values(&self.values)?);
+                    let values = frozen_values(&self.values, self.null_values_are_none)?;
+                    *self.frozen_values.borrow_mut() = Some(values);
                 }
                 let values = self.frozen_values.borrow();
                 let values = values
