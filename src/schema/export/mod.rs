@@ -1,0 +1,241 @@
+//! Schema export (`--data-values-schema-inspect`): the schema's type tree with its rules
+//! read out of the `@schema/validation` annotations ([`SchemaExport::resolve`]), printed
+//! as an OpenAPI v3 document ([`openapi`]), a JSON Schema draft 2020-12 document
+//! ([`jsonschema`]) or a Markdown reference page ([`markdown`]).
+//!
+//! Rules are resolved while the evaluator that made the annotations is alive; the result
+//! owns everything it needs, so printing happens after the run.
+
+mod keywords;
+pub mod jsonschema;
+pub mod markdown;
+pub mod openapi;
+
+use anyhow::{anyhow, bail};
+use starlark::eval::Evaluator;
+
+use super::types::{Kind, Type, TypeDoc};
+use super::Schema;
+use crate::eval::runtime::runtime_of;
+use crate::validations::checks::Number;
+use crate::validations::formats::Format;
+use crate::validations::rules::{self, ArgView, RuleKind};
+use crate::yaml::{Annotation, Node, Pos};
+
+/// Deepest schema nesting exported (a clear error beyond, never a stack overflow).
+const MAX_DEPTH: usize = 1_000;
+
+/// A library's schema, ready to print. `root` is `None` when there is no schema (any
+/// data values are accepted).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SchemaExport {
+    pub root: Option<Field>,
+}
+
+/// One schema node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Field {
+    pub kind: FieldKind,
+    pub nullable: bool,
+    pub default: Node,
+    pub doc: TypeDoc,
+    /// The node's rules, in the order they run.
+    pub rules: Vec<Rule>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum FieldKind {
+    Any,
+    String,
+    Integer,
+    Float,
+    Boolean,
+    /// Keys and their fields, in declaration order.
+    Map(Vec<(Node, Field)>),
+    Array(Box<Field>),
+}
+
+impl FieldKind {
+    /// The type's name as reports print it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            FieldKind::Any => "any",
+            FieldKind::String => "string",
+            FieldKind::Integer => "integer",
+            FieldKind::Float => "float",
+            FieldKind::Boolean => "boolean",
+            FieldKind::Map(_) => "map",
+            FieldKind::Array(_) => "array",
+        }
+    }
+}
+
+/// One rule of a `@schema/validation` annotation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rule {
+    /// The `must be:` text.
+    pub desc: String,
+    /// Where the annotation was written.
+    pub by: Pos,
+    /// Only checked `when=` a condition holds.
+    pub conditional: bool,
+    /// `warn=True`: a violation is only a warning.
+    pub warn: bool,
+    pub check: Check,
+}
+
+/// What a rule checks.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Check {
+    NotNull,
+    /// A Starlark function (positional rule).
+    Custom,
+    /// `min=`: the bound, when it is a plain value.
+    Min(Option<Node>),
+    Max(Option<Node>),
+    MinLen(Number),
+    MaxLen(Number),
+    Len(i64),
+    OneOf(Vec<Node>),
+    /// `one_not_null=`: the keys (None: all children).
+    OneNotNull(Option<Vec<Node>>),
+    StartsWith(String),
+    EndsWith(String),
+    Contains(Option<Node>),
+    Matches(String),
+    Format(Format),
+    Even,
+    Odd,
+    MultipleOf(Number),
+    Cel(String),
+    /// `even=False` / `odd=False`: checks nothing.
+    Off,
+}
+
+impl SchemaExport {
+    /// Reads `schema` (None: no schema) and the rules of its annotations, whose
+    /// arguments `eval` resolves.
+    pub fn resolve(schema: Option<&Schema>, eval: &mut Evaluator) -> anyhow::Result<SchemaExport> {
+        let root = match schema {
+            Some(s) => Some(field(&s.root, eval, 0)?),
+            None => None,
+        };
+        Ok(SchemaExport { root })
+    }
+}
+
+fn field(ty: &Type, eval: &mut Evaluator, depth: usize) -> anyhow::Result<Field> {
+    if depth > MAX_DEPTH {
+        bail!("Schema is nested too deeply (more than {MAX_DEPTH} levels) to export");
+    }
+    let kind = match &ty.kind {
+        Kind::Any => FieldKind::Any,
+        Kind::String => FieldKind::String,
+        Kind::Integer => FieldKind::Integer,
+        Kind::Float => FieldKind::Float,
+        Kind::Boolean => FieldKind::Boolean,
+        Kind::Map(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for i in items {
+                out.push((i.key.clone(), field(&i.ty, eval, depth + 1)?));
+            }
+            FieldKind::Map(out)
+        }
+        Kind::Array(elem) => FieldKind::Array(Box::new(field(elem, eval, depth + 1)?)),
+    };
+    let mut rules = Vec::new();
+    for a in &ty.validations {
+        annotation_rules(a, eval, &mut rules)?;
+    }
+    Ok(Field {
+        kind,
+        nullable: ty.nullable,
+        default: ty.default.clone(),
+        doc: ty.doc.clone(),
+        rules,
+    })
+}
+
+/// The rules of one annotation, in the order they run: `not_null`, custom rules, named
+/// rules.
+fn annotation_rules<'v>(
+    a: &Annotation,
+    eval: &mut Evaluator<'v, '_, '_>,
+    out: &mut Vec<Rule>,
+) -> anyhow::Result<()> {
+    let rt = runtime_of(eval)?;
+    let mut args = Vec::with_capacity(a.args.len());
+    for r in &a.args {
+        args.push(rt.resolve(eval, *r)?);
+    }
+    let mut kwargs = Vec::with_capacity(a.kwargs.len());
+    for (k, r) in &a.kwargs {
+        kwargs.push((k.clone(), rt.resolve(eval, *r)?));
+    }
+    let v = rules::parse(eval.heap(), &a.pos, &args, &kwargs)
+        .map_err(|e| anyhow!("Invalid @{} annotation - {e}", a.name))?;
+    let conditional = v.has_when();
+    let rule = |desc: &str, check: Check| Rule {
+        desc: desc.to_owned(),
+        by: a.pos.clone(),
+        conditional,
+        warn: v.warn,
+        check,
+    };
+    if let Some(desc) = v.not_null_desc() {
+        out.push(rule(desc, Check::NotNull));
+    }
+    for desc in v.custom_descs() {
+        out.push(rule(desc, Check::Custom));
+    }
+    for n in v.named_rules() {
+        let check = match (n.kind, n.arg) {
+            (_, ArgView::Off) => Check::Off,
+            (RuleKind::Min, ArgView::Value(b)) => Check::Min(b.cloned()),
+            (RuleKind::Max, ArgView::Value(b)) => Check::Max(b.cloned()),
+            (RuleKind::Contains, ArgView::Value(b)) => Check::Contains(b.cloned()),
+            (RuleKind::MinLen, ArgView::Number(x)) => Check::MinLen(x),
+            (RuleKind::MaxLen, ArgView::Number(x)) => Check::MaxLen(x),
+            (RuleKind::MultipleOf, ArgView::Number(x)) => Check::MultipleOf(x),
+            (RuleKind::Len, ArgView::Int(x)) => Check::Len(x),
+            (RuleKind::Even, ArgView::Int(_)) => Check::Even,
+            (RuleKind::Odd, ArgView::Int(_)) => Check::Odd,
+            (_, ArgView::Keys(k)) => Check::OneNotNull(k.map(<[Node]>::to_vec)),
+            (_, ArgView::Values(v)) => Check::OneOf(v.to_vec()),
+            (RuleKind::StartsWith, ArgView::Str(s)) => Check::StartsWith(s.to_owned()),
+            (RuleKind::EndsWith, ArgView::Str(s)) => Check::EndsWith(s.to_owned()),
+            (RuleKind::Matches, ArgView::Str(s)) => Check::Matches(s.to_owned()),
+            (_, ArgView::Format(f)) => Check::Format(f),
+            (_, ArgView::Cel { source, .. }) => Check::Cel(source.to_owned()),
+            // no other combination is parsed
+            _ => Check::Custom,
+        };
+        out.push(rule(n.desc, check));
+    }
+    Ok(())
+}
+
+/// A path in warnings and reference pages: `a.b`, `list[]`, `(document)` for the root.
+pub(crate) fn child_path(parent: &str, key: &Node) -> String {
+    let key = match key {
+        Node::Str(s) => s.clone(),
+        other => crate::yaml::emit::yaml_node(other).trim_end().to_owned(),
+    };
+    if parent.is_empty() {
+        key
+    } else {
+        format!("{parent}.{key}")
+    }
+}
+
+pub(crate) fn item_path(parent: &str) -> String {
+    format!("{parent}[]")
+}
+
+pub(crate) fn shown_path(path: &str) -> &str {
+    if path.is_empty() {
+        "(document)"
+    } else {
+        path
+    }
+}
