@@ -5,11 +5,12 @@ use std::time::Instant;
 
 use anyhow::{bail, Result};
 
-use super::options::Options;
+use super::options::{Options, OutputFormat, SchemaType};
 use super::output::{self, RunOutput};
 use crate::files::{self, bulk, marks, source::SourceFile, InputFile};
+use crate::schema::export;
 use crate::workspace::{self, RenderOptions};
-use crate::yaml::{Array, ArrayItem, Doc, Meta, Node};
+use crate::yaml::{Array, ArrayItem, Doc, DocSet, Meta, Node};
 
 pub fn run(opts: Options) -> Result<()> {
     let start = Instant::now();
@@ -21,11 +22,11 @@ pub fn run(opts: Options) -> Result<()> {
 }
 
 fn run_inner(opts: &Options) -> Result<()> {
-    if opts.data_values.schema_inspect {
-        bail!("--data-values-schema-inspect is not supported yet");
-    }
-
     let sources = read_inputs(opts)?;
+    if opts.data_values.schema_inspect {
+        let inputs = marks::apply(sources, &opts.files.file_marks)?;
+        return schema_inspect(opts, inputs);
+    }
     let result = evaluate(opts, sources);
     if opts.files.bulk_out {
         return output::write_bulk(result);
@@ -60,6 +61,7 @@ fn evaluate(opts: &Options, sources: Vec<SourceFile>) -> Result<RunOutput> {
         debug: opts.debug,
         data_values,
         data_values_inspect: opts.data_values.inspect,
+        schema_inspect: false,
         disable_values_validation: opts.data_values.disable_validation,
         disable_output_validation: opts.output.disable_validation,
     };
@@ -71,6 +73,54 @@ fn evaluate(opts: &Options, sources: Vec<SourceFile>) -> Result<RunOutput> {
         }]));
     }
     Ok(RunOutput::from_files(rendered.outputs))
+}
+
+/// `--data-values-schema-inspect`: the root library's schema in the chosen schema type
+/// (OpenAPI and JSON Schema as documents in the chosen format; Markdown as text). Each
+/// rule that cannot be exported is named on stderr. Always written to stdout.
+fn schema_inspect(opts: &Options, inputs: Vec<InputFile>) -> Result<()> {
+    let render_opts = RenderOptions {
+        ignore_unknown_comments: opts.ignore_unknown_comments,
+        implicit_map_key_overrides: opts.implicit_map_key_overrides,
+        strict: opts.strict,
+        debug: opts.debug,
+        data_values: super::data_values::cli_values(&opts.data_values, opts.strict)?,
+        data_values_inspect: false,
+        schema_inspect: true,
+        disable_values_validation: true,
+        disable_output_validation: true,
+    };
+    let Some(schema) = workspace::render(&render_opts, inputs)?.schema else {
+        bail!("internal error: no schema was computed");
+    };
+    let (doc, warnings) = match opts.output.schema_type {
+        Some(SchemaType::JsonSchema) => export::jsonschema::document(&schema),
+        Some(SchemaType::Markdown) => {
+            if opts.output.format != OutputFormat::Yaml {
+                bail!(
+                    "Output type 'markdown' cannot be combined with a document format (json, pos)"
+                );
+            }
+            return output::write_stdout(export::markdown::page(&schema).as_bytes());
+        }
+        _ => export::openapi::document(&schema),
+    };
+    let docs = DocSet {
+        docs: vec![Doc {
+            value: doc,
+            meta: Meta::default(),
+        }],
+        meta: Meta::default(),
+    };
+    let text = match opts.output.format {
+        OutputFormat::Yaml => output::emit_yaml(&docs)?,
+        OutputFormat::Json => output::emit_json(&docs)?,
+        OutputFormat::Pos => output::emit_pos(&docs)?,
+    };
+    for w in warnings {
+        eprintln!("{w}");
+    }
+    output::write_stdout(text.as_bytes())
 }
 
 /// `--files-inspect`: one document listing the root library's accessible files.

@@ -8,6 +8,7 @@
 
 pub mod build;
 pub mod check;
+pub mod export;
 pub mod report;
 pub mod types;
 

@@ -50,7 +50,6 @@ pub struct LibraryInputs {
 pub struct ValuesStage {
     pub values: Node,
     /// The library's schema (`None`: no schema, anything goes), for export.
-    #[allow(dead_code)] // read by `--data-values-schema-inspect` once export exists
     pub schema: Option<Schema>,
     /// Envelopes for the library's own private libraries.
     pub child_envelopes: Vec<Envelope>,

@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use crate::eval::runtime::Runtime;
 use crate::files::InputFile;
+use crate::schema::export::SchemaExport;
 use crate::template::CompileOptions;
 use crate::yaml::{DocSet, Node};
 use execution::{LibraryInputs, Settings};
@@ -31,6 +32,9 @@ pub struct RenderOptions {
     pub data_values: Vec<CliValues>,
     /// `--data-values-inspect`: stop after computing the data values.
     pub data_values_inspect: bool,
+    /// `--data-values-schema-inspect`: stop after computing the root library's schema
+    /// (data values are not validated).
+    pub schema_inspect: bool,
     /// `--dangerous-data-values-disable-validation`
     pub disable_values_validation: bool,
     /// `--output-disable-validation`
@@ -44,6 +48,9 @@ pub struct Rendered {
     /// The root library's final data values, when they were asked for
     /// (`--data-values-inspect`); nothing else is rendered then.
     pub data_values: Option<Node>,
+    /// The root library's schema with its rules, when it was asked for
+    /// (`--data-values-schema-inspect`); nothing else is rendered then.
+    pub schema: Option<SchemaExport>,
 }
 
 #[derive(Debug)]
@@ -71,7 +78,7 @@ pub fn render(opts: &RenderOptions, files: Vec<InputFile>) -> anyhow::Result<Ren
             implicit_map_key_overrides: opts.implicit_map_key_overrides,
         },
         strict: opts.strict,
-        disable_values_validation: opts.disable_values_validation,
+        disable_values_validation: opts.disable_values_validation || opts.schema_inspect,
         disable_output_validation: opts.disable_output_validation,
     };
     let inputs = LibraryInputs {
@@ -81,16 +88,28 @@ pub fn render(opts: &RenderOptions, files: Vec<InputFile>) -> anyhow::Result<Ren
     let stage = execution::with_host(&rt, |host| {
         execution::library_values(&rt, &library, &inputs, settings, host)
     })?;
+    if opts.schema_inspect {
+        let schema = crate::validations::with_evaluator(&rt, |eval| {
+            SchemaExport::resolve(stage.schema.as_ref(), eval)
+        })?;
+        return Ok(Rendered {
+            outputs: Vec::new(),
+            data_values: None,
+            schema: Some(schema),
+        });
+    }
     if opts.data_values_inspect {
         return Ok(Rendered {
             outputs: Vec::new(),
             data_values: Some(stage.values),
+            schema: None,
         });
     }
     let outputs = execution::library_outputs(&rt, &library, stage, settings)?;
     Ok(Rendered {
         outputs,
         data_values: None,
+        schema: None,
     })
 }
 

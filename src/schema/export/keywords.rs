@@ -114,7 +114,7 @@ fn numeric(n: &Node) -> Option<f64> {
 pub fn escape_regex(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
-        if "\\.+*?()|[]{}^$/".contains(c) {
+        if "\\.+*?()|[]{}^$".contains(c) {
             out.push('\\');
         }
         out.push(c);
@@ -125,9 +125,27 @@ pub fn escape_regex(s: &str) -> String {
 /// How CEL reaches `key` of `self`.
 fn cel_member(key: &Node) -> String {
     const RESERVED: &[&str] = &[
-        "true", "false", "null", "in", "as", "break", "const", "continue", "else", "for",
-        "function", "if", "import", "let", "loop", "package", "namespace", "return", "var",
-        "void", "while",
+        "true",
+        "false",
+        "null",
+        "in",
+        "as",
+        "break",
+        "const",
+        "continue",
+        "else",
+        "for",
+        "function",
+        "if",
+        "import",
+        "let",
+        "loop",
+        "package",
+        "namespace",
+        "return",
+        "var",
+        "void",
+        "while",
     ];
     match key {
         Node::Str(s) => {
@@ -148,7 +166,10 @@ fn cel_member(key: &Node) -> String {
         Node::Bool(b) => format!("self[{b}]"),
         other => {
             let text = crate::yaml::emit::yaml_node(other).trim_end().to_owned();
-            format!("self[\"{}\"]", text.replace('\\', "\\\\").replace('"', "\\\""))
+            format!(
+                "self[\"{}\"]",
+                text.replace('\\', "\\\\").replace('"', "\\\"")
+            )
         }
     }
 }
@@ -165,6 +186,13 @@ fn pattern_of(f: &Field, r: &Rule) -> Option<(u8, String)> {
         Check::EndsWith(p) => Some((2, format!("{}$", escape_regex(p)))),
         Check::Contains(Some(Node::Str(p))) => Some((3, escape_regex(p))),
         _ => None,
+    }
+}
+
+fn key_text(key: &Node) -> String {
+    match key {
+        Node::Str(s) => s.clone(),
+        other => crate::yaml::emit::yaml_node(other).trim_end().to_owned(),
     }
 }
 
@@ -253,10 +281,12 @@ impl Builder {
                 let mut props = Vec::with_capacity(items.len());
                 for (key, child) in items {
                     let (s, req) = self.schema(child, &child_path(path, key));
+                    // property names are strings
+                    let name = str_node(&key_text(key));
                     if req {
-                        required.push(key.clone());
+                        required.push(name.clone());
                     }
-                    props.push((key.clone(), s));
+                    props.push((name, s));
                 }
                 out.push(("properties", map_node(props)));
             }
@@ -342,7 +372,6 @@ impl Builder {
                 continue;
             }
             let ok = match &r.check {
-                Check::Off => true,
                 Check::Custom => false,
                 Check::NotNull => {
                     if f.nullable || matches!(f.kind, FieldKind::Any) {
@@ -425,15 +454,12 @@ impl Builder {
                     }
                     _ => false,
                 },
-                Check::Format(fmt) => {
+                Check::Format(fmt)
                     if matches!(f.kind, FieldKind::String)
-                        && c.format.is_none_or(|old| old == fmt.name())
-                    {
-                        c.format = Some(fmt.name());
-                        true
-                    } else {
-                        false
-                    }
+                        && c.format.is_none_or(|old| old == fmt.name()) =>
+                {
+                    c.format = Some(fmt.name());
+                    true
                 }
                 Check::Even if numeric_kind => self.multiple(&mut c, Number::Int(2)),
                 Check::MultipleOf(n) if numeric_kind => self.multiple(&mut c, *n),
@@ -450,8 +476,7 @@ impl Builder {
                         if keys.is_empty() {
                             false
                         } else {
-                            let members: Vec<String> =
-                                keys.into_iter().map(cel_member).collect();
+                            let members: Vec<String> = keys.into_iter().map(cel_member).collect();
                             c.cel.push((
                                 format!(
                                     "[{}].filter(x, x != null).size() == 1",

@@ -6,8 +6,8 @@
 //! Rules are resolved while the evaluator that made the annotations is alive; the result
 //! owns everything it needs, so printing happens after the run.
 
-mod keywords;
 pub mod jsonschema;
+mod keywords;
 pub mod markdown;
 pub mod openapi;
 
