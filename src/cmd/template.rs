@@ -65,7 +65,7 @@ fn evaluate(opts: &Options, sources: Vec<SourceFile>) -> Result<RunOutput> {
         disable_values_validation: opts.data_values.disable_validation,
         disable_output_validation: opts.output.disable_validation,
     };
-    let rendered = workspace::render(&render_opts, inputs)?;
+    let rendered = workspace::render(render_opts, inputs)?;
     if let Some(values) = rendered.data_values {
         return Ok(RunOutput::from_docs(vec![Doc {
             value: values,
@@ -90,7 +90,7 @@ fn schema_inspect(opts: &Options, inputs: Vec<InputFile>) -> Result<()> {
         disable_values_validation: true,
         disable_output_validation: true,
     };
-    let Some(schema) = workspace::render(&render_opts, inputs)?.schema else {
+    let Some(schema) = workspace::render(render_opts, inputs)?.schema else {
         bail!("internal error: no schema was computed");
     };
     let (doc, warnings) = match opts.output.schema_type {

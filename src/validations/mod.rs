@@ -16,6 +16,8 @@ pub mod formats;
 mod report;
 pub mod rules;
 
+use std::collections::HashMap;
+
 use anyhow::{anyhow, bail};
 use starlark::collections::SmallMap;
 use starlark::environment::Module;
@@ -64,7 +66,7 @@ pub fn validate_values(
     }
     let names = &[SCHEMA_VALIDATION, ASSERT_VALIDATE];
     let mut items = Vec::new();
-    collect(values, "", names, &mut items, 0).map_err(|e| report.wrap(e))?;
+    collect(values, &mut String::new(), names, &mut items, 0).map_err(|e| report.wrap(e))?;
     if let Some(meta) = doc {
         if has_any(meta, names) {
             items.push(Item {
@@ -137,7 +139,7 @@ pub fn validate_fragment(
 fn validate_owned(n: &Node, eval: &mut Evaluator, report: &mut Report) -> anyhow::Result<()> {
     let names = &[ASSERT_VALIDATE];
     let mut items = Vec::new();
-    collect(n, "", names, &mut items, 0).map_err(|e| report.wrap(e))?;
+    collect(n, &mut String::new(), names, &mut items, 0).map_err(|e| report.wrap(e))?;
     run(eval, &items, names, Root::Node(n), report)
 }
 
@@ -218,7 +220,7 @@ fn key_text(k: &Node) -> String {
 }
 
 fn collect_doc<'n>(d: &'n Doc, names: &[&str], out: &mut Vec<Item<'n>>) -> anyhow::Result<()> {
-    collect(&d.value, "", names, out, 0)?;
+    collect(&d.value, &mut String::new(), names, out, 0)?;
     if has_any(&d.meta, names) {
         out.push(Item {
             node: &d.value,
@@ -232,9 +234,10 @@ fn collect_doc<'n>(d: &'n Doc, names: &[&str], out: &mut Vec<Item<'n>>) -> anyho
 }
 
 /// Annotated items under `node`, leaves first (an item after all of its descendants).
+/// `path` is a buffer holding the path of `node`; it is restored before returning.
 fn collect<'n>(
     node: &'n Node,
-    path: &str,
+    path: &mut String,
     names: &[&str],
     out: &mut Vec<Item<'n>>,
     depth: usize,
@@ -242,40 +245,43 @@ fn collect<'n>(
     if depth > MAX_DEPTH {
         bail!("{path}: value is nested too deeply (more than {MAX_DEPTH} levels) to validate");
     }
+    let base = path.len();
     match node {
         Node::Map(m) => {
             for i in &m.items {
                 let key = key_text(&i.key);
-                let p = if path.is_empty() {
-                    key.clone()
-                } else {
-                    format!("{path}.{key}")
-                };
-                collect(&i.value, &p, names, out, depth + 1)?;
+                if base > 0 {
+                    path.push('.');
+                }
+                path.push_str(&key);
+                collect(&i.value, path, names, out, depth + 1)?;
                 if has_any(&i.meta, names) {
                     out.push(Item {
                         node: &i.value,
                         meta: &i.meta,
-                        path: p,
+                        path: path.clone(),
                         key,
                         parent: Some(node),
                     });
                 }
+                path.truncate(base);
             }
         }
         Node::Array(a) => {
             for (idx, i) in a.items.iter().enumerate() {
-                let p = format!("{path}[{idx}]");
-                collect(&i.value, &p, names, out, depth + 1)?;
+                use std::fmt::Write;
+                let _ = write!(path, "[{idx}]");
+                collect(&i.value, path, names, out, depth + 1)?;
                 if has_any(&i.meta, names) {
                     out.push(Item {
                         node: &i.value,
                         meta: &i.meta,
-                        path: p,
+                        path: path.clone(),
                         key: idx.to_string(),
                         parent: Some(node),
                     });
                 }
+                path.truncate(base);
             }
         }
         _ => {}
@@ -284,6 +290,18 @@ fn collect<'n>(
 }
 
 /// The annotations of `meta` to run, schema rules before `@assert/validate` ones.
+/// What makes two annotations the same: their name, position and argument handles.
+type AnnotationKey = (
+    String,
+    crate::yaml::Pos,
+    Vec<crate::yaml::ValueRef>,
+    Vec<(String, crate::yaml::ValueRef)>,
+);
+
+fn annotation_key(a: &Annotation) -> AnnotationKey {
+    (a.name.clone(), a.pos.clone(), a.args.clone(), a.kwargs.clone())
+}
+
 fn annotations<'m>(meta: &'m Meta, names: &[&str]) -> Vec<&'m Annotation> {
     let mut out = Vec::new();
     for name in names {
@@ -315,18 +333,32 @@ fn run<'v>(
     root: Root,
     report: &mut Report,
 ) -> anyhow::Result<()> {
-    // every annotation is checked before any rule runs
-    let mut parsed: Vec<(usize, Validation<'v>)> = Vec::new();
+    // every annotation is checked before any rule runs; an annotation a schema copied
+    // onto many values (its arguments are the same handles) is parsed once
+    let mut validations: Vec<Validation<'v>> = Vec::new();
+    let mut seen: HashMap<AnnotationKey, usize> = HashMap::new();
+    let mut parsed: Vec<(usize, usize)> = Vec::new();
     for (idx, item) in items.iter().enumerate() {
         for a in annotations(item.meta, names) {
-            let (args, kwargs) = resolve_args(eval, a).map_err(|e| report.wrap(e))?;
-            let v = rules::parse(eval.heap(), &a.pos, &args, &kwargs)
-                .map_err(|e| report.wrap(anyhow!("Invalid @{} annotation - {e}", a.name)))?;
-            parsed.push((idx, v));
+            let key = annotation_key(a);
+            let vi = match seen.get(&key) {
+                Some(&vi) => vi,
+                None => {
+                    let (args, kwargs) = resolve_args(eval, a).map_err(|e| report.wrap(e))?;
+                    let v = rules::parse(eval.heap(), &a.pos, &args, &kwargs).map_err(|e| {
+                        report.wrap(anyhow!("Invalid @{} annotation - {e}", a.name))
+                    })?;
+                    validations.push(v);
+                    seen.insert(key, validations.len() - 1);
+                    validations.len() - 1
+                }
+            };
+            parsed.push((idx, vi));
         }
     }
     let mut root_value: Option<Value<'v>> = None;
-    for (idx, v) in &parsed {
+    for (idx, vi) in &parsed {
+        let v = &validations[*vi];
         let item = &items[*idx];
         let subject = rules::Subject {
             node: item.node,

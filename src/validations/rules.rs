@@ -582,7 +582,12 @@ impl<'v> Validation<'v> {
             return Ok(Vec::new());
         }
         let heap = eval.heap();
-        let value = from_node_in_fragment(heap, node);
+        // only `when=` and custom rules need the value in Starlark
+        let value = if self.when.is_some() || !self.custom.is_empty() {
+            from_node_in_fragment(heap, node)
+        } else {
+            Value::new_none()
+        };
         if let Some(when) = self.when {
             let n = match param_count(when) {
                 Some((n, varargs)) => {

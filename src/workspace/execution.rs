@@ -286,7 +286,7 @@ pub fn library_values(
     }
     let cli: Vec<&CliValues> = for_me
         .filter_map(|e| match &e.payload {
-            Payload::Cli(c) => Some(c),
+            Payload::Cli(c) => Some(c.as_ref()),
             _ => None,
         })
         .collect();
@@ -499,8 +499,8 @@ fn apply_overlays(rt: &Runtime, outputs: &mut [OutputFile]) -> anyhow::Result<()
 }
 
 /// Command-line values as envelopes at the root library.
-pub fn cli_envelopes(cli: &[CliValues]) -> anyhow::Result<Vec<Envelope>> {
-    cli.iter()
+pub fn cli_envelopes(cli: Vec<CliValues>) -> anyhow::Result<Vec<Envelope>> {
+    cli.into_iter()
         .map(|c| {
             let (refs, original) = match c.library() {
                 Some(lib) => (parse_ref(lib)?, lib.to_owned()),
@@ -510,7 +510,7 @@ pub fn cli_envelopes(cli: &[CliValues]) -> anyhow::Result<Vec<Envelope>> {
                 refs,
                 original,
                 format!("{}:1", c.source()),
-                Payload::Cli(c.clone()),
+                Payload::Cli(Arc::new(c)),
             ))
         })
         .collect()

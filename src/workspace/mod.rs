@@ -68,7 +68,7 @@ pub enum OutputContent {
 }
 
 /// Renders the root library made of `files`.
-pub fn render(opts: &RenderOptions, files: Vec<InputFile>) -> anyhow::Result<Rendered> {
+pub fn render(mut opts: RenderOptions, files: Vec<InputFile>) -> anyhow::Result<Rendered> {
     let files: Vec<Arc<InputFile>> = files.into_iter().map(Arc::new).collect();
     let rt = Runtime::new();
     let library = Arc::new(Library::root(&files));
@@ -82,7 +82,7 @@ pub fn render(opts: &RenderOptions, files: Vec<InputFile>) -> anyhow::Result<Ren
         disable_output_validation: opts.disable_output_validation,
     };
     let inputs = LibraryInputs {
-        envelopes: execution::cli_envelopes(&opts.data_values)?,
+        envelopes: execution::cli_envelopes(std::mem::take(&mut opts.data_values))?,
         with_values: Vec::new(),
     };
     let stage = execution::with_host(&rt, |host| {

@@ -60,7 +60,8 @@ pub enum Payload {
     /// A `@data/values` document (`after_library_module=True` ones are applied last).
     Doc { value: Node, after_module: bool },
     /// Values from the command line.
-    Cli(CliValues),
+    /// (Shared: envelopes are copied down the library tree; the values can be large.)
+    Cli(Arc<CliValues>),
     /// A `@data/values-schema` document (its value and document metadata).
     Schema { value: Node, meta: Meta },
 }

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 /// A source position. `line` is 1-based; 0 means "not from a file" (computed in memory).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Pos {
     pub file: Option<Arc<str>>,
     pub line: u32,
@@ -76,7 +76,7 @@ impl Meta {
 
 /// A handle to a Starlark value evaluated as an annotation argument; the evaluator that
 /// made it resolves it (`serial` names the module evaluation, `index` the value in it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ValueRef {
     pub serial: u32,
     pub index: u32,
