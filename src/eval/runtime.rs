@@ -51,7 +51,8 @@ enum Setting {
 #[derive(Debug)]
 struct RNode {
     tag: u32,
-    setting: Option<Setting>,
+    /// Taken (moved out) when the context is materialised, which happens once.
+    setting: RefCell<Option<Setting>>,
     key: Option<Node>,
     annotations: Vec<Annotation>,
     children: Vec<usize>,
@@ -357,7 +358,7 @@ impl Runtime {
         if let Some(m) = check_keys {
             check_replaced_keys(&t, ctx, tag, m)?;
         }
-        Self::current_node(ctx, tag)?.setting = Some(setting);
+        *Self::current_node(ctx, tag)?.setting.borrow_mut() = Some(setting);
         Ok(())
     }
 
@@ -440,7 +441,7 @@ impl RNode {
     fn new(tag: u32) -> Self {
         RNode {
             tag,
-            setting: None,
+            setting: RefCell::new(None),
             key: None,
             annotations: Vec::new(),
             children: Vec::new(),
@@ -464,7 +465,7 @@ fn is_ancestor(t: &CompiledTemplate, ancestor: u32, mut tag: u32) -> bool {
 }
 
 fn item_key<'a>(t: &'a CompiledTemplate, n: &'a RNode) -> Option<&'a Node> {
-    if matches!(n.setting, Some(Setting::Replace(_))) {
+    if matches!(*n.setting.borrow(), Some(Setting::Replace(_))) {
         return None;
     }
     n.key.as_ref().or(t.nodes[n.tag as usize].key.as_ref())
@@ -515,7 +516,8 @@ fn check_replaced_keys(t: &CompiledTemplate, ctx: &Ctx, tag: u32, m: &Map) -> an
         if c == me || sibling.overridden {
             continue;
         }
-        let keys: Vec<&Node> = match &sibling.setting {
+        let setting = sibling.setting.borrow();
+        let keys: Vec<&Node> = match &*setting {
             Some(Setting::Replace(Node::Map(r))) => r.items.iter().map(|i| &i.key).collect(),
             Some(Setting::Replace(_)) => vec![],
             _ => item_key(t, sibling).into_iter().collect(),
@@ -587,19 +589,17 @@ impl Materializer<'_> {
 
     /// A replacement's items, placed where the node they replace was (those computed in
     /// Starlark have no position of their own).
-    fn positioned(&self, n: &RNode, v: &Node) -> Node {
-        let mut v = v.clone();
+    fn positioned(&self, n: &RNode, mut v: Node) -> Node {
         fill_unknown_pos(&mut v, &self.t.nodes[n.tag as usize].pos);
         v
     }
 
-    /// The value of an item node (document, map item, array item).
-    fn item_value(&self, inst: usize) -> anyhow::Result<Node> {
+    /// The value of an item node (document, map item, array item), whose setting was
+    /// taken out of it.
+    fn item_value(&self, inst: usize, setting: Option<Setting>) -> anyhow::Result<Node> {
         let n = self.rnode(inst);
-        if let Some(Setting::Value(v)) = &n.setting {
-            let mut v = v.clone();
-            fill_unknown_pos(&mut v, &self.t.nodes[n.tag as usize].pos);
-            return Ok(v);
+        if let Some(Setting::Value(v)) = setting {
+            return Ok(self.positioned(n, v));
         }
         if let Some(&c) = n.children.first() {
             let child = self.rnode(c);
@@ -619,7 +619,7 @@ impl Materializer<'_> {
         let mut docs = Vec::new();
         for &c in &self.rnode(inst).children {
             let n = self.rnode(c);
-            match &n.setting {
+            match n.setting.take() {
                 Some(Setting::Replace(v)) => match self.positioned(n, v) {
                     Node::Array(a) => docs.extend(a.items.into_iter().map(|i| Doc {
                         value: i.value,
@@ -631,8 +631,8 @@ impl Materializer<'_> {
                         other.type_name()
                     ),
                 },
-                _ => docs.push(Doc {
-                    value: self.item_value(c)?,
+                setting => docs.push(Doc {
+                    value: self.item_value(c, setting)?,
                     meta: self.meta(n),
                 }),
             }
@@ -650,7 +650,7 @@ impl Materializer<'_> {
             if n.overridden {
                 continue;
             }
-            match &n.setting {
+            match n.setting.take() {
                 Some(Setting::Replace(v)) => match self.positioned(n, v) {
                     Node::Map(m) => {
                         for i in m.items {
@@ -666,7 +666,7 @@ impl Materializer<'_> {
                         other.type_name()
                     ),
                 },
-                _ => {
+                setting => {
                     let key = n
                         .key
                         .clone()
@@ -677,7 +677,7 @@ impl Materializer<'_> {
                     }
                     items.push(MapItem {
                         key,
-                        value: self.item_value(c)?,
+                        value: self.item_value(c, setting)?,
                         meta: self.meta(n),
                     });
                 }
@@ -690,7 +690,7 @@ impl Materializer<'_> {
         let mut items = Vec::new();
         for &c in &self.rnode(inst).children {
             let n = self.rnode(c);
-            match &n.setting {
+            match n.setting.take() {
                 Some(Setting::Replace(v)) => match self.positioned(n, v) {
                     Node::Array(a) => items.extend(a.items),
                     Node::Null => {}
@@ -699,8 +699,8 @@ impl Materializer<'_> {
                         other.type_name()
                     ),
                 },
-                _ => items.push(ArrayItem {
-                    value: self.item_value(c)?,
+                setting => items.push(ArrayItem {
+                    value: self.item_value(c, setting)?,
                     meta: self.meta(n),
                 }),
             }
@@ -712,7 +712,7 @@ impl Materializer<'_> {
         let mut out = String::new();
         for &c in &self.rnode(inst).children {
             let n = self.rnode(c);
-            match &n.setting {
+            match &*n.setting.borrow() {
                 Some(Setting::Value(Node::Str(s))) => out.push_str(s),
                 Some(_) => bail!("cannot set non-string value in a text template"),
                 None => out.push_str(self.t.nodes[n.tag as usize].text.as_deref().unwrap_or("")),

@@ -13,7 +13,7 @@ use crate::yaml::{Node, Pos};
 
 pub use blocks::BlockError;
 pub use text::compile_text;
-pub use yaml::{compile_yaml, is_templated};
+pub use yaml::{compile_yaml, document_annotations, is_templated, needs_no_evaluation};
 
 /// What a template node is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::annotations::{classify, CommentKind, MAP_KEY_OVERRIDE, TEXT_TEMPLATED_STRINGS};
 use super::text::emit_text;
 use super::{instr, Builder, CompileError, CompileOptions, CompiledTemplate, Line, TKind};
-use crate::yaml::{Comment, DocSet, Meta, Node};
+use crate::yaml::{Comment, Doc, DocSet, Meta, Node};
 
 /// A YAML file is a template when any of its comments is a `#@` one.
 pub fn is_templated(ds: &DocSet) -> bool {
@@ -21,6 +21,70 @@ pub fn is_templated(ds: &DocSet) -> bool {
         m.comments.iter().any(|c| c.text.starts_with('@'))
     }
     meta(&ds.meta) || ds.docs.iter().any(|d| meta(&d.meta) || node(&d.value))
+}
+
+/// Whether a template needs no evaluation: its only `#@` comments are argument-free
+/// annotations on documents (`#@data/values`, `#@data/values-schema`, …), no map repeats
+/// a key, and every other comment is a `#!` one. Such files — typically large data-values
+/// files — are read as they are, with the annotations put on their documents
+/// ([`document_annotations`]).
+pub fn needs_no_evaluation(ds: &DocSet) -> bool {
+    fn only_ytt_comments(m: &Meta) -> bool {
+        m.comments.iter().all(|c| c.text.starts_with('!'))
+    }
+    fn node(n: &Node) -> bool {
+        match n {
+            Node::Map(m) => {
+                m.items.iter().all(|i| only_ytt_comments(&i.meta) && node(&i.value))
+                    && !has_repeated_key(&m.items)
+            }
+            Node::Array(a) => a.items.iter().all(|i| only_ytt_comments(&i.meta) && node(&i.value)),
+            _ => true,
+        }
+    }
+    let doc_ok = |d: &Doc| {
+        d.meta.comments.iter().all(|c| match classify(c) {
+            CommentKind::Ignored => true,
+            CommentKind::Annotation { name, args } => {
+                args.is_empty() && name != TEXT_TEMPLATED_STRINGS && name != MAP_KEY_OVERRIDE
+            }
+            _ => false,
+        }) && node(&d.value)
+    };
+    only_ytt_comments(&ds.meta) && ds.docs.iter().all(doc_ok)
+}
+
+fn has_repeated_key(items: &[crate::yaml::MapItem]) -> bool {
+    if items.len() < 16 {
+        return items
+            .iter()
+            .enumerate()
+            .any(|(i, a)| items[..i].iter().any(|b| b.key.value_eq(&a.key)));
+    }
+    let mut seen = std::collections::HashSet::with_capacity(items.len());
+    items.iter().any(|i| match &i.key {
+        Node::Str(k) => !seen.insert(k.as_str()),
+        // other key types: let the template compiler decide
+        _ => true,
+    })
+}
+
+/// The annotations of a document of a file that [`needs_no_evaluation`], as evaluating
+/// it would have produced them.
+pub fn document_annotations(d: &Doc, file: &Arc<str>) -> Vec<crate::yaml::Annotation> {
+    d.meta
+        .comments
+        .iter()
+        .filter_map(|c| match classify(c) {
+            CommentKind::Annotation { name, .. } => Some(crate::yaml::Annotation {
+                name,
+                pos: crate::yaml::Pos::new(file, c.line),
+                args: Vec::new(),
+                kwargs: Vec::new(),
+            }),
+            _ => None,
+        })
+        .collect()
 }
 
 pub fn compile_yaml(

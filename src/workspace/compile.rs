@@ -8,8 +8,8 @@ use anyhow::anyhow;
 use crate::eval::runtime::Runtime;
 use crate::files::{FileKind, InputFile};
 use crate::template::{
-    compile_starlark, compile_text, compile_yaml, is_templated, CompileError, CompileOptions,
-    CompiledTemplate,
+    compile_starlark, compile_text, compile_yaml, document_annotations, is_templated,
+    needs_no_evaluation, CompileError, CompileOptions, CompiledTemplate,
 };
 use crate::yaml::parser::{dedup_last_wins_deep, parse, ParseOptions};
 use crate::yaml::{DocSet, Node};
@@ -38,6 +38,13 @@ pub(crate) fn compile_yaml_file(
         return Ok(Compiled::Plain(plain_yaml(ds)));
     }
     let name: Arc<str> = Arc::from(file.rel_path.as_str());
+    if needs_no_evaluation(&ds) {
+        let mut ds = ds;
+        for d in &mut ds.docs {
+            d.meta.annotations = document_annotations(d, &name);
+        }
+        return Ok(Compiled::Plain(plain_yaml(ds)));
+    }
     let compiled = compile_yaml(rt.next_id(), name, text_of(file)?, &ds, opts)
         .map_err(|e| compile_error(&file.rel_path, e))?;
     Ok(Compiled::Template(rt.register(compiled)))
