@@ -1,12 +1,12 @@
 //! ytt-rs: a re-implementation of Carvel's ytt YAML templating tool.
 
-pub mod yaml;
-pub mod files;
-pub mod workspace;
-pub mod eval;
-pub mod stdlib;
-pub mod template;
 pub mod cmd;
+pub mod eval;
+pub mod files;
 pub mod overlay;
 pub mod schema;
+pub mod stdlib;
+pub mod template;
 pub mod validations;
+pub mod workspace;
+pub mod yaml;

@@ -415,10 +415,7 @@ fn yaml_1_1_scalars_in_plain_file() {
 /// as uint64; here they become floats — a known difference.)
 #[test]
 fn int64_extremes_are_preserved() {
-    let out = tpl(
-        "big: 9223372036854775807\nneg: -9223372036854775808\n",
-        &[],
-    );
+    let out = tpl("big: 9223372036854775807\nneg: -9223372036854775808\n", &[]);
     assert_eq!(
         out.ok(),
         "big: 9223372036854775807\nneg: -9223372036854775808\n"

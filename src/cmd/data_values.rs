@@ -16,10 +16,12 @@ use crate::yaml::Node;
 pub fn cli_values(opts: &DataValuesOptions, strict: bool) -> Result<Vec<CliValues>> {
     let mut out = Vec::new();
     for f in &opts.files {
-        out.extend(
-            values_file(f, strict)
-                .map_err(|e| anyhow!("Extracting data value from file:\n{}", indent(&format!("{e:#}"), 2)))?,
-        );
+        out.extend(values_file(f, strict).map_err(|e| {
+            anyhow!(
+                "Extracting data value from file:\n{}",
+                indent(&format!("{e:#}"), 2)
+            )
+        })?);
     }
     for p in &opts.env_prefixes {
         out.extend(env_values(p, false, strict)?);
@@ -85,9 +87,7 @@ fn split_library(s: &str) -> Result<(Option<String>, &str)> {
 fn split_kv(kv: &str) -> Result<(Option<String>, Vec<String>, &str)> {
     let err = |msg: String| anyhow!("Extracting data value from KV:\n  {msg}");
     let Some((key, value)) = kv.split_once('=') else {
-        return Err(err(format!(
-            "Expected format key=value, but was '{kv}'"
-        )));
+        return Err(err(format!("Expected format key=value, but was '{kv}'")));
     };
     let (library, key) = if key.starts_with('@') {
         split_library(key).map_err(|e| err(e.to_string()))?
@@ -109,7 +109,12 @@ fn split_kv(kv: &str) -> Result<(Option<String>, Vec<String>, &str)> {
 fn yaml_value(text: &str, source: &str, strict: bool) -> Result<Node> {
     let name: Arc<str> = Arc::from(source);
     let ds = parse(text, &name, &ParseOptions { strict }).map_err(|e| anyhow!("{e}"))?;
-    Ok(ds.docs.into_iter().next().map(|d| d.value).unwrap_or(Node::Null))
+    Ok(ds
+        .docs
+        .into_iter()
+        .next()
+        .map(|d| d.value)
+        .unwrap_or(Node::Null))
 }
 
 fn read_path(path: &str) -> Result<Vec<u8>> {
@@ -130,7 +135,11 @@ fn values_file(spec: &str, strict: bool) -> Result<Vec<CliValues>> {
     }
     let mut out = Vec::new();
     for p in paths {
-        let name = if p == "-" { "stdin.yml".to_owned() } else { p.clone() };
+        let name = if p == "-" {
+            "stdin.yml".to_owned()
+        } else {
+            p.clone()
+        };
         let bytes = read_path(&p).map_err(|e| anyhow!("Reading file '{name}':\n  {e:#}"))?;
         let display = Path::new(&name)
             .file_name()

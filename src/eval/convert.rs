@@ -121,7 +121,10 @@ pub fn fragment_to_node(f: &FragmentNode) -> anyhow::Result<Node> {
 pub fn key_from_value(v: Value) -> anyhow::Result<Node> {
     let n = to_node(v)?;
     if !n.is_scalar() {
-        bail!("map key must be a scalar (string, int, float, bool or null), but was {}", v.get_type());
+        bail!(
+            "map key must be a scalar (string, int, float, bool or null), but was {}",
+            v.get_type()
+        );
     }
     Ok(n)
 }

@@ -81,8 +81,19 @@ fn with_callee(msg: String, e: &starlark::Error) -> String {
     };
     let callee = e
         .span()
-        .map(|s| s.source_span().split('(').next().unwrap_or("").trim().to_owned())
-        .filter(|c| !c.is_empty() && c.chars().all(|ch| ch.is_alphanumeric() || ch == '_' || ch == '.'));
+        .map(|s| {
+            s.source_span()
+                .split('(')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_owned()
+        })
+        .filter(|c| {
+            !c.is_empty()
+                && c.chars()
+                    .all(|ch| ch.is_alphanumeric() || ch == '_' || ch == '.')
+        });
     match callee {
         Some(c) => format!("{c}: got {got} arguments, want {want}"),
         None => msg,
@@ -91,9 +102,10 @@ fn with_callee(msg: String, e: &starlark::Error) -> String {
 
 fn lambda_function(e: &starlark::Error) -> Option<&'static str> {
     match e.kind() {
-        ErrorKind::Native(a) | ErrorKind::Other(a) | ErrorKind::Function(a) | ErrorKind::Value(a) => a
-            .downcast_ref::<LambdaError>()
-            .map(|l| l.function),
+        ErrorKind::Native(a)
+        | ErrorKind::Other(a)
+        | ErrorKind::Function(a)
+        | ErrorKind::Value(a) => a.downcast_ref::<LambdaError>().map(|l| l.function),
         _ => None,
     }
 }
@@ -230,6 +242,9 @@ mod tests {
             clean_message("Operation `+` not supported for types `int` and `string`"),
             "unknown binary op: int + string"
         );
-        assert_eq!(clean_message("Key `\"a\"` was not found"), "key \"a\" not in dict");
+        assert_eq!(
+            clean_message("Key `\"a\"` was not found"),
+            "key \"a\" not in dict"
+        );
     }
 }

@@ -92,9 +92,9 @@ impl<'v> StarlarkValue<'v> for YamlFragment {
 
     fn at(&self, index: Value<'v>, heap: Heap<'v>) -> starlark::Result<Value<'v>> {
         let by_index = |len: usize| -> starlark::Result<usize> {
-            let i = index
-                .unpack_i32()
-                .ok_or_else(|| other_err(format!("expected int index, got {}", index.get_type())))?;
+            let i = index.unpack_i32().ok_or_else(|| {
+                other_err(format!("expected int index, got {}", index.get_type()))
+            })?;
             let i = if i < 0 { i + len as i32 } else { i };
             if i < 0 || i as usize >= len {
                 return Err(other_err(format!("index {i} out of range [0:{len}]")));

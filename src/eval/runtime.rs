@@ -19,9 +19,9 @@ use starlark::starlark_module;
 use starlark::starlark_simple_value;
 use starlark::values::dict::AllocDict;
 use starlark::values::dict::DictRef;
-use starlark::values::none::NoneType;
 use starlark::values::float::StarlarkFloat;
 use starlark::values::list::ListRef;
+use starlark::values::none::NoneType;
 use starlark::values::tuple::UnpackTuple;
 use starlark::values::OwnedFrozenValue;
 use starlark::values::{Heap, NoSerialize, StarlarkPagable, StarlarkValue, Value, ValueLike};
@@ -31,7 +31,9 @@ use super::convert::{from_node_in_fragment, key_from_value, to_node};
 use super::fragment::{FragmentNode, YamlFragment};
 use super::ystruct::struct_fields;
 use crate::template::{instr, CompiledTemplate, TKind};
-use crate::yaml::{Annotation, Array, ArrayItem, Doc, DocSet, Map, MapItem, Meta, Node, Pos, ValueRef};
+use crate::yaml::{
+    Annotation, Array, ArrayItem, Doc, DocSet, Map, MapItem, Meta, Node, Pos, ValueRef,
+};
 
 /// What a root template produced.
 #[derive(Debug, Clone)]
@@ -490,7 +492,8 @@ fn check_duplicate_key(
 ) -> anyhow::Result<()> {
     let children = ctx.arena[parent].children.clone();
     for c in children {
-        let same = !ctx.arena[c].overridden && item_key(t, &ctx.arena[c]).is_some_and(|k| k.value_eq(key));
+        let same =
+            !ctx.arena[c].overridden && item_key(t, &ctx.arena[c]).is_some_and(|k| k.value_eq(key));
         if same {
             if override_ok {
                 ctx.arena[c].overridden = true;
@@ -860,7 +863,14 @@ pub fn instructions(builder: &mut GlobalsBuilder) {
             bail!("internal error: bad annotation instruction");
         };
         let kwargs: Vec<(String, Value<'v>)> = kwargs.into_iter().collect();
-        runtime(eval)?.annotate(eval, as_u32(t)?, as_u32(tag)?, name, &args.items[3..], &kwargs)?;
+        runtime(eval)?.annotate(
+            eval,
+            as_u32(t)?,
+            as_u32(tag)?,
+            name,
+            &args.items[3..],
+            &kwargs,
+        )?;
         Ok(NoneType)
     }
 
@@ -883,7 +893,10 @@ pub fn instructions(builder: &mut GlobalsBuilder) {
                 _ => bail!("argument after ** must be a mapping, not yamlfragment"),
             };
         }
-        bail!("argument after ** must be a mapping, not {}", value.get_type())
+        bail!(
+            "argument after ** must be a mapping, not {}",
+            value.get_type()
+        )
     }
 
     fn __ytt_forever() -> anyhow::Result<Forever> {

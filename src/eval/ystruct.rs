@@ -9,8 +9,8 @@ use starlark::coerce::Coerce;
 use starlark::collections::SmallMap;
 use starlark::starlark_complex_value;
 use starlark::values::{
-    Freeze, FreezeResult, Freezer, Heap, NoSerialize, StarlarkPagable, StarlarkValue, Trace,
-    Value, ValueLike,
+    Freeze, FreezeResult, Freezer, Heap, NoSerialize, StarlarkPagable, StarlarkValue, Trace, Value,
+    ValueLike,
 };
 use starlark_derive::starlark_value;
 
@@ -109,11 +109,7 @@ where
     }
 
     fn iterate_collect(&self, heap: Heap<'v>) -> starlark::Result<Vec<Value<'v>>> {
-        Ok(self
-            .fields
-            .keys()
-            .map(|k| heap.alloc(k.as_str()))
-            .collect())
+        Ok(self.fields.keys().map(|k| heap.alloc(k.as_str())).collect())
     }
 
     fn equals(&self, other: Value<'v>) -> starlark::Result<bool> {

@@ -63,7 +63,11 @@ pub fn apply_node<H: Host + ?Sized>(mut left: Node, right: &Node, host: &mut H) 
 
 /// Applies a data-values document onto the values so far: like [`apply_node`], with the
 /// document's own `@overlay/match-child-defaults` applying to its items.
-pub fn apply_doc_value<H: Host + ?Sized>(mut left: Node, right: &Doc, host: &mut H) -> Result<Node> {
+pub fn apply_doc_value<H: Host + ?Sized>(
+    mut left: Node,
+    right: &Doc,
+    host: &mut H,
+) -> Result<Node> {
     let mut e = Engine::new(host);
     let defaults = e.child_defaults(&right.meta, &Defaults::default())?;
     let mut meta = Meta::default();

@@ -10,20 +10,20 @@ pub mod assert;
 mod base64;
 mod common;
 mod ip;
-mod math;
 pub mod json;
+mod math;
 mod md5;
-mod regexp;
 pub mod module;
 pub mod overlay;
+mod regexp;
 mod sha256;
 pub mod struct_;
+#[cfg(test)]
+mod testutil;
 pub mod toml;
 mod url;
 pub mod version;
 pub mod yaml;
-#[cfg(test)]
-mod testutil;
 
 /// Every module name the standard library has.
 pub const MODULE_NAMES: &[&str] = &[

@@ -76,7 +76,10 @@ mod tests {
     #[test]
     fn classifies_every_form() {
         assert_eq!(classify(&c("! note", true)), CommentKind::Ignored);
-        assert_eq!(classify(&c("@ x = 1", true)), CommentKind::Code("x = 1".into()));
+        assert_eq!(
+            classify(&c("@ x = 1", true)),
+            CommentKind::Code("x = 1".into())
+        );
         assert_eq!(classify(&c("@ x", false)), CommentKind::Value("x".into()));
         assert_eq!(classify(&c("@", true)), CommentKind::Code("".into()));
         assert_eq!(

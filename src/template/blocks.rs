@@ -242,7 +242,11 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
                 .trim_end_matches(':')
                 .to_owned();
             let d = display_of(ll.first);
-            push(&format!("{ind}for _ in {}():", instr::FOREVER), src, d.clone());
+            push(
+                &format!("{ind}for _ in {}():", instr::FOREVER),
+                src,
+                d.clone(),
+            );
             push(&format!("{ind}    if not ({cond}):"), src, d.clone());
             push(&format!("{ind}        break"), src, d);
         } else {

@@ -226,7 +226,11 @@ impl Builder {
 }
 
 /// Compiles a Starlark file (`.star`): ytt's block syntax applies there too.
-pub fn compile_starlark(id: u32, name: Arc<str>, src: &str) -> Result<CompiledTemplate, CompileError> {
+pub fn compile_starlark(
+    id: u32,
+    name: Arc<str>,
+    src: &str,
+) -> Result<CompiledTemplate, CompileError> {
     let mut b = Builder::new(id, name);
     for (i, line) in src.lines().enumerate() {
         b.lines.push(Line::user(line, i as u32 + 1));

@@ -54,7 +54,12 @@ pub(crate) fn emit_text(
                 b.start_node(tag, Some(line));
                 let sep = if expr.contains('#') { "\n" } else { "" };
                 let mut l = Line::instr(
-                    format!("{}({}, {tag}, ({}{sep}))", instr::SET_NODE, b.id, expr.trim()),
+                    format!(
+                        "{}({}, {tag}, ({}{sep}))",
+                        instr::SET_NODE,
+                        b.id,
+                        expr.trim()
+                    ),
                     Some(line),
                 );
                 l.display = Some(Arc::from(format!("={expr}").as_str()));

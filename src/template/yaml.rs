@@ -35,10 +35,15 @@ pub fn needs_no_evaluation(ds: &DocSet) -> bool {
     fn node(n: &Node) -> bool {
         match n {
             Node::Map(m) => {
-                m.items.iter().all(|i| only_ytt_comments(&i.meta) && node(&i.value))
+                m.items
+                    .iter()
+                    .all(|i| only_ytt_comments(&i.meta) && node(&i.value))
                     && !has_repeated_key(&m.items)
             }
-            Node::Array(a) => a.items.iter().all(|i| only_ytt_comments(&i.meta) && node(&i.value)),
+            Node::Array(a) => a
+                .items
+                .iter()
+                .all(|i| only_ytt_comments(&i.meta) && node(&i.value)),
             _ => true,
         }
     }
@@ -242,7 +247,14 @@ impl YamlCompiler {
                     let arr_tag = self.b.add_node(TKind::Array, Some(tag), line);
                     self.b.start_node(arr_tag, Some(line));
                     for i in &a.items {
-                        self.item(TKind::ArrayItem, arr_tag, &i.meta, None, &i.value, text_templated)?;
+                        self.item(
+                            TKind::ArrayItem,
+                            arr_tag,
+                            &i.meta,
+                            None,
+                            &i.value,
+                            text_templated,
+                        )?;
                     }
                 }
                 Node::Str(s) if text_templated && s.contains("(@") => {
@@ -259,13 +271,24 @@ impl YamlCompiler {
 
     /// A string with `(@ @)` under `@yaml/text-templated-strings`: evaluated as a text
     /// template in its own node context, its result set as the key or value of `tag`.
-    fn text_templated(&mut self, tag: u32, s: &str, line: u32, setter: &str) -> Result<(), CompileError> {
+    fn text_templated(
+        &mut self,
+        tag: u32,
+        s: &str,
+        line: u32,
+        setter: &str,
+    ) -> Result<(), CompileError> {
         self.b.start_ctx(Some(line));
         let root = self.b.add_node(TKind::Text, Some(tag), line);
         self.b.start_node(root, Some(line));
         emit_text(&mut self.b, root, s, line)?;
         self.b.lines.push(Line::instr(
-            format!("{setter}({}, {tag}, {}({}))", self.b.id, instr::END_CTX, self.b.id),
+            format!(
+                "{setter}({}, {tag}, {}({}))",
+                self.b.id,
+                instr::END_CTX,
+                self.b.id
+            ),
             Some(line),
         ));
         Ok(())

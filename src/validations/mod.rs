@@ -299,7 +299,12 @@ type AnnotationKey = (
 );
 
 fn annotation_key(a: &Annotation) -> AnnotationKey {
-    (a.name.clone(), a.pos.clone(), a.args.clone(), a.kwargs.clone())
+    (
+        a.name.clone(),
+        a.pos.clone(),
+        a.args.clone(),
+        a.kwargs.clone(),
+    )
 }
 
 fn annotations<'m>(meta: &'m Meta, names: &[&str]) -> Vec<&'m Annotation> {
@@ -310,10 +315,10 @@ fn annotations<'m>(meta: &'m Meta, names: &[&str]) -> Vec<&'m Annotation> {
     out
 }
 
-fn resolve_args<'v>(
-    eval: &mut Evaluator<'v, '_, '_>,
-    a: &Annotation,
-) -> anyhow::Result<(Vec<Value<'v>>, Vec<(String, Value<'v>)>)> {
+/// An annotation's arguments as Starlark values: positional, then named.
+type Args<'v> = (Vec<Value<'v>>, Vec<(String, Value<'v>)>);
+
+fn resolve_args<'v>(eval: &mut Evaluator<'v, '_, '_>, a: &Annotation) -> anyhow::Result<Args<'v>> {
     let rt = runtime_of(eval)?;
     let mut args = Vec::with_capacity(a.args.len());
     for r in &a.args {

@@ -538,12 +538,12 @@ fn fill_message(template: &str, fields: &[(&str, &str)]) -> String {
     while let Some(i) = rest.find(['{', '}']) {
         out.push_str(&rest[..i]);
         let tail = &rest[i..];
-        if tail.starts_with("{{") {
+        if let Some(after) = tail.strip_prefix("{{") {
             out.push('{');
-            rest = &tail[2..];
-        } else if tail.starts_with("}}") {
+            rest = after;
+        } else if let Some(after) = tail.strip_prefix("}}") {
             out.push('}');
-            rest = &tail[2..];
+            rest = after;
         } else if tail.starts_with('{') {
             match tail.find('}') {
                 Some(end) => {

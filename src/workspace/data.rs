@@ -68,7 +68,10 @@ impl<'v> StarlarkValue<'v> for DataFn {
         let mut path: Option<String> = None;
         for (k, v) in named.iter() {
             if k.as_str() != "path" {
-                return Err(err(format!("{name}: unexpected keyword argument \"{}\"", k.as_str())));
+                return Err(err(format!(
+                    "{name}: unexpected keyword argument \"{}\"",
+                    k.as_str()
+                )));
             }
             path = v.unpack_str().map(str::to_owned);
         }
@@ -78,7 +81,12 @@ impl<'v> StarlarkValue<'v> for DataFn {
                 let [v] = args.positional::<1>(heap)?;
                 path = Some(
                     v.unpack_str()
-                        .ok_or_else(|| err(format!("{name}: expected string path, got {}", v.get_type())))?
+                        .ok_or_else(|| {
+                            err(format!(
+                                "{name}: expected string path, got {}",
+                                v.get_type()
+                            ))
+                        })?
                         .to_owned(),
                 );
             }
@@ -102,7 +110,9 @@ impl<'v> StarlarkValue<'v> for DataFn {
                     super::library::join(&self.from_dir, &path)
                 };
                 let file = lib.find(&full).ok_or_else(|| {
-                    err(format!("{name}: Expected to find file '{path}', but did not"))
+                    err(format!(
+                        "{name}: Expected to find file '{path}', but did not"
+                    ))
                 })?;
                 let text = std::str::from_utf8(&file.data)
                     .map_err(|_| err(format!("{name}: file '{path}' is not valid UTF-8")))?;
@@ -141,9 +151,16 @@ pub fn data_module(
         let mut fields = SmallMap::new();
         module.frozen_heap().add_reference(values.owner());
         // SAFETY: the reference just added keeps the values' heap alive with the module.
-        fields.insert("values".to_owned(), unsafe { values.unchecked_frozen_value() }.to_value());
+        fields.insert(
+            "values".to_owned(),
+            unsafe { values.unchecked_frozen_value() }.to_value(),
+        );
         for kind in [DataFnKind::List, DataFnKind::Read] {
-            let name = if kind == DataFnKind::List { "list" } else { "read" };
+            let name = if kind == DataFnKind::List {
+                "list"
+            } else {
+                "read"
+            };
             fields.insert(
                 name.to_owned(),
                 heap.alloc(DataFn {

@@ -230,11 +230,15 @@ pub fn library_values(
         doc_meta = Some(s.defaults_meta());
     }
     // after each step, the values are checked against the schema and completed
-    let typed = |result: &mut Node, doc_meta: &mut Option<Meta>, flag: Option<FlagOrigin>| -> anyhow::Result<()> {
+    let typed = |result: &mut Node,
+                 doc_meta: &mut Option<Meta>,
+                 flag: Option<FlagOrigin>|
+     -> anyhow::Result<()> {
         if let Some(s) = &schema {
             let meta = doc_meta.get_or_insert_with(|| s.defaults_meta());
-            s.check(result, meta, flag)
-                .map_err(|r| anyhow!("Overlaying data values (in following order: {order}): \n{r}"))?;
+            s.check(result, meta, flag).map_err(|r| {
+                anyhow!("Overlaying data values (in following order: {order}): \n{r}")
+            })?;
         }
         Ok(())
     };
@@ -262,7 +266,11 @@ pub fn library_values(
         typed(&mut result, &mut doc_meta, None)?;
     }
     for e in for_me.clone() {
-        if let Payload::Doc { value, after_module: false } = &e.payload {
+        if let Payload::Doc {
+            value,
+            after_module: false,
+        } = &e.payload
+        {
             overlay_on(&mut result, value, host)?;
             typed(&mut result, &mut doc_meta, None)?;
         }
@@ -279,7 +287,11 @@ pub fn library_values(
         typed(&mut result, &mut doc_meta, None)?;
     }
     for e in for_me.clone() {
-        if let Payload::Doc { value, after_module: true } = &e.payload {
+        if let Payload::Doc {
+            value,
+            after_module: true,
+        } = &e.payload
+        {
             overlay_on(&mut result, value, host)?;
             typed(&mut result, &mut doc_meta, None)?;
         }
@@ -299,7 +311,13 @@ pub fn library_values(
         typed(&mut result, &mut doc_meta, flag)?;
     }
 
-    child_envelopes.extend(inputs.envelopes.iter().filter(|e| !e.refs.is_empty()).cloned());
+    child_envelopes.extend(
+        inputs
+            .envelopes
+            .iter()
+            .filter(|e| !e.refs.is_empty())
+            .cloned(),
+    );
     if !settings.disable_values_validation {
         crate::validations::check_values(rt, &result, doc_meta.as_ref())?;
     }
@@ -313,7 +331,10 @@ pub fn library_values(
 
 /// The `@library/ref` of a data-values (or schema) document: the reference's segments
 /// and text.
-fn library_ref(doc: &Doc, host: &mut dyn Host) -> anyhow::Result<Option<(Vec<RefSegment>, String)>> {
+fn library_ref(
+    doc: &Doc,
+    host: &mut dyn Host,
+) -> anyhow::Result<Option<(Vec<RefSegment>, String)>> {
     let Some(r) = doc.meta.annotation("library/ref") else {
         return Ok(None);
     };
@@ -358,7 +379,8 @@ fn library_schema<'e>(
         order.push("additional data values".into());
     }
     let order = order.join(", ");
-    let wrap = |e: String| anyhow!("Overlaying data values schema (in following order: {order}): \n{e}");
+    let wrap =
+        |e: String| anyhow!("Overlaying data values schema (in following order: {order}): \n{e}");
     let mut docs = docs.into_iter();
     let Some(first) = docs.next() else {
         return Ok(None);
@@ -406,29 +428,35 @@ pub fn library_outputs(
                     Compiled::Plain(ds) => OutputContent::Yaml(ds),
                     Compiled::Template(t) => {
                         let loader = eval.loader_for(&f.path);
-                        match run_template(rt, super::globals(), &loader, &t).map_err(|e| anyhow!(e))? {
+                        match run_template(rt, super::globals(), &loader, &t)
+                            .map_err(|e| anyhow!(e))?
+                        {
                             (_, Some(RootOutput::Docs(ds))) => OutputContent::Yaml(ds),
                             _ => bail!("template '{}' produced no documents", file.rel_path),
                         }
                     }
                 }
             }
-            FileKind::TextTemplate => match compile_file(rt, file, settings.compile, settings.strict)? {
-                Compiled::Template(t) => {
-                    let loader = eval.loader_for(&f.path);
-                    match run_template(rt, super::globals(), &loader, &t)
-                        .map_err(|e| anyhow!("Evaluating text template: {e}"))?
-                    {
-                        (_, Some(RootOutput::Text(s))) => OutputContent::Text(s),
-                        _ => bail!("template '{}' produced no text", file.rel_path),
+            FileKind::TextTemplate => {
+                match compile_file(rt, file, settings.compile, settings.strict)? {
+                    Compiled::Template(t) => {
+                        let loader = eval.loader_for(&f.path);
+                        match run_template(rt, super::globals(), &loader, &t)
+                            .map_err(|e| anyhow!("Evaluating text template: {e}"))?
+                        {
+                            (_, Some(RootOutput::Text(s))) => OutputContent::Text(s),
+                            _ => bail!("template '{}' produced no text", file.rel_path),
+                        }
                     }
+                    Compiled::Plain(_) => continue,
                 }
-                Compiled::Plain(_) => continue,
-            },
+            }
             FileKind::TextPlain => OutputContent::Text(text_of(file)?.to_owned()),
             // a file marked as Starlark is evaluated for its effects (print, fail)
             FileKind::Starlark if !file.is_library => {
-                if let Compiled::Template(t) = compile_file(rt, file, settings.compile, settings.strict)? {
+                if let Compiled::Template(t) =
+                    compile_file(rt, file, settings.compile, settings.strict)?
+                {
                     let loader = eval.loader_for(&f.path);
                     run_template(rt, super::globals(), &loader, &t)
                         .map_err(|e| anyhow!("Evaluating starlark template: {e}"))?;
@@ -521,13 +549,17 @@ fn strip_overlay_annotations(mut n: Node) -> Node {
     match &mut n {
         Node::Map(m) => {
             for i in &mut m.items {
-                i.meta.annotations.retain(|a| !overlay::is_overlay_annotation(a));
+                i.meta
+                    .annotations
+                    .retain(|a| !overlay::is_overlay_annotation(a));
                 i.value = strip_overlay_annotations(std::mem::take(&mut i.value));
             }
         }
         Node::Array(a) => {
             for i in &mut a.items {
-                i.meta.annotations.retain(|a| !overlay::is_overlay_annotation(a));
+                i.meta
+                    .annotations
+                    .retain(|a| !overlay::is_overlay_annotation(a));
                 i.value = strip_overlay_annotations(std::mem::take(&mut i.value));
             }
         }
@@ -543,4 +575,3 @@ fn indent(text: &str, n: usize) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
-

@@ -88,7 +88,9 @@ impl<'v> StarlarkValue<'v> for LibraryGet {
             match k.as_str() {
                 "alias" => alias = v.unpack_str().map(str::to_owned),
                 "ignore_unknown_comments" => settings.compile.ignore_unknown_comments = flag(),
-                "implicit_map_key_overrides" => settings.compile.implicit_map_key_overrides = flag(),
+                "implicit_map_key_overrides" => {
+                    settings.compile.implicit_map_key_overrides = flag()
+                }
                 "strict" => settings.strict = flag(),
                 // sticky: child libraries of this one inherit the setting
                 "dangerous_data_values_disable_validation" => {
@@ -213,7 +215,11 @@ impl Handle {
     }
 
     fn wrap(&self, what: &str, e: anyhow::Error) -> anyhow::Error {
-        let verb = if what == "export" { "Exporting from" } else { "Evaluating" };
+        let verb = if what == "export" {
+            "Exporting from"
+        } else {
+            "Evaluating"
+        };
         let mut msg = format!("{e:#}");
         // these reports read on one line inside a library's error, as the reference's do
         if msg.starts_with("Compiling YAML template") || msg.starts_with("Expected all provided") {
@@ -233,8 +239,7 @@ fn library_methods(builder: &mut MethodsBuilder) {
         #[starlark(require = named, default = false)] plain: bool,
     ) -> anyhow::Result<LibraryValue> {
         let h = this.handle()?;
-        let node = to_node(values)
-            .map_err(|e| anyhow!("library.with_data_values: {e:#}"))?;
+        let node = to_node(values).map_err(|e| anyhow!("library.with_data_values: {e:#}"))?;
         if plain && has_annotations(&node) {
             bail!("library.with_data_values: Expected to be plain YAML, having no annotations (hint: remove comments starting with `#@`)");
         }
@@ -256,9 +261,13 @@ fn library_methods(builder: &mut MethodsBuilder) {
 
     /// A copy of the library with `schema` overlaid on its schema (after its own schema
     /// documents and those its parent addressed to it).
-    fn with_data_values_schema<'v>(this: &LibraryValue, schema: Value<'v>) -> anyhow::Result<LibraryValue> {
+    fn with_data_values_schema<'v>(
+        this: &LibraryValue,
+        schema: Value<'v>,
+    ) -> anyhow::Result<LibraryValue> {
         let h = this.handle()?;
-        let node = to_node(schema).map_err(|e| anyhow!("library.with_data_values_schema: {e:#}"))?;
+        let node =
+            to_node(schema).map_err(|e| anyhow!("library.with_data_values_schema: {e:#}"))?;
         let mut with_schemas = h.with_schemas.clone();
         with_schemas.push(node);
         Ok(LibraryValue {
@@ -276,23 +285,31 @@ fn library_methods(builder: &mut MethodsBuilder) {
     }
 
     /// Runs the library; its output documents as a yamlfragment.
-    fn eval<'v>(this: &LibraryValue, eval: &mut Evaluator<'v, '_, '_>) -> anyhow::Result<Value<'v>> {
+    fn eval<'v>(
+        this: &LibraryValue,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> anyhow::Result<Value<'v>> {
         let h = this.handle()?;
         let rt = runtime_of(eval)?;
         let stage = h.values(rt, eval, "eval")?;
-        let outputs = library_outputs(rt, &h.child, stage, h.settings)
-            .map_err(|e| h.wrap("eval", e))?;
+        let outputs =
+            library_outputs(rt, &h.child, stage, h.settings).map_err(|e| h.wrap("eval", e))?;
         let mut docs = DocSet::default();
         for out in outputs {
             if let OutputContent::Yaml(ds) = out.content {
                 docs.docs.extend(ds.docs);
             }
         }
-        Ok(eval.heap().alloc(YamlFragment::new(FragmentNode::DocSet(docs))))
+        Ok(eval
+            .heap()
+            .alloc(YamlFragment::new(FragmentNode::DocSet(docs))))
     }
 
     /// The library's final data values.
-    fn data_values<'v>(this: &LibraryValue, eval: &mut Evaluator<'v, '_, '_>) -> anyhow::Result<Value<'v>> {
+    fn data_values<'v>(
+        this: &LibraryValue,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> anyhow::Result<Value<'v>> {
         let h = this.handle()?;
         let rt = runtime_of(eval)?;
         let stage = h.values(rt, eval, "data_values")?;
@@ -361,8 +378,14 @@ fn library_methods(builder: &mut MethodsBuilder) {
 fn has_annotations(n: &Node) -> bool {
     let meta = |m: &Meta| !m.annotations.is_empty();
     match n {
-        Node::Map(m) => m.items.iter().any(|i| meta(&i.meta) || has_annotations(&i.value)),
-        Node::Array(a) => a.items.iter().any(|i| meta(&i.meta) || has_annotations(&i.value)),
+        Node::Map(m) => m
+            .items
+            .iter()
+            .any(|i| meta(&i.meta) || has_annotations(&i.value)),
+        Node::Array(a) => a
+            .items
+            .iter()
+            .any(|i| meta(&i.meta) || has_annotations(&i.value)),
         _ => false,
     }
 }

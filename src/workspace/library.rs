@@ -37,7 +37,11 @@ impl Library {
     }
 
     fn from_all(all: Vec<LibFile>) -> Self {
-        let files = all.iter().filter(|f| !is_private(&f.path)).cloned().collect();
+        let files = all
+            .iter()
+            .filter(|f| !is_private(&f.path))
+            .cloned()
+            .collect();
         Library { files, all }
     }
 

@@ -192,7 +192,13 @@ impl<'a> LibraryEval<'a> {
                     .ok_or_else(|| anyhow!("Expected to find library '{name}', but did not"))?;
                 let child = Arc::new(child);
                 let stage = with_host(self.rt, |host| {
-                    library_values(self.rt, &child, &LibraryInputs::default(), self.settings, host)
+                    library_values(
+                        self.rt,
+                        &child,
+                        &LibraryInputs::default(),
+                        self.settings,
+                        host,
+                    )
                 })?;
                 let scope = Arc::new(Scope::new(child.clone(), Vec::new(), self.settings));
                 let l = Rc::new(LibraryEval::new(

@@ -118,7 +118,12 @@ impl Envelope {
         let schemas: Vec<String> = envelopes
             .iter()
             .filter(|e| !e.is_used() && matches!(e.payload, Payload::Schema { .. }))
-            .map(|e| format!("Schema belonging to library '{}' on line {}", e.original, e.origin))
+            .map(|e| {
+                format!(
+                    "Schema belonging to library '{}' on line {}",
+                    e.original, e.origin
+                )
+            })
             .collect();
         if !schemas.is_empty() {
             bail!(
@@ -154,22 +159,34 @@ mod tests {
     fn parses_every_form() {
         assert_eq!(
             parse_ref("@lib").unwrap(),
-            vec![RefSegment { path: Some("lib".into()), alias: None }]
+            vec![RefSegment {
+                path: Some("lib".into()),
+                alias: None
+            }]
         );
         assert_eq!(
             parse_ref("@~inst1@lib~x").unwrap(),
             vec![
-                RefSegment { path: None, alias: Some("inst1".into()) },
-                RefSegment { path: Some("lib".into()), alias: Some("x".into()) }
+                RefSegment {
+                    path: None,
+                    alias: Some("inst1".into())
+                },
+                RefSegment {
+                    path: Some("lib".into()),
+                    alias: Some("x".into())
+                }
             ]
         );
         assert_eq!(
             parse_ref("@lib~").unwrap_err().to_string(),
             "Expected library alias to not be empty"
         );
-        assert!(parse_ref("@~123~abc~inst1").unwrap_err().to_string().starts_with(
-            "Expected library ref to have form: '@path', '@~alias', or '@path~alias', got:"
-        ));
+        assert!(parse_ref("@~123~abc~inst1")
+            .unwrap_err()
+            .to_string()
+            .starts_with(
+                "Expected library ref to have form: '@path', '@~alias', or '@path~alias', got:"
+            ));
     }
 
     #[test]
@@ -178,7 +195,10 @@ mod tests {
             parse_ref("@~a@b").unwrap(),
             "@~a@b".into(),
             "v.yml:1".into(),
-            Payload::Doc { value: Node::Null, after_module: false },
+            Payload::Doc {
+                value: Node::Null,
+                after_module: false,
+            },
         );
         let envs = vec![e];
         assert!(Envelope::check_all_used(&envs).is_err());

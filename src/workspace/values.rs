@@ -117,7 +117,9 @@ pub fn merge_plain(left: &mut Node, right: Node) {
             for item in r.items {
                 match l.items.iter_mut().find(|i| i.key.value_eq(&item.key)) {
                     Some(existing) => {
-                        if !(matches!(existing.value, Node::Map(_)) && matches!(item.value, Node::Map(_))) {
+                        if !(matches!(existing.value, Node::Map(_))
+                            && matches!(item.value, Node::Map(_)))
+                        {
                             existing.meta.pos = item.meta.pos.clone();
                         }
                         merge_plain(&mut existing.value, item.value)
@@ -138,7 +140,13 @@ pub fn set_path(left: &mut Node, path: &[String], value: Node, source: &str) -> 
     set_path_at(left, path, value, source, &pos)
 }
 
-fn set_path_at(left: &mut Node, path: &[String], value: Node, source: &str, pos: &Pos) -> anyhow::Result<()> {
+fn set_path_at(
+    left: &mut Node,
+    path: &[String],
+    value: Node,
+    source: &str,
+    pos: &Pos,
+) -> anyhow::Result<()> {
     let Some((first, rest)) = path.split_first() else {
         *left = value;
         return Ok(());
@@ -192,7 +200,9 @@ fn position_all(n: &mut Node, pos: &Pos) {
 pub fn apply_cli(values: &mut Node, cli: &[&CliValues]) -> anyhow::Result<()> {
     for c in cli {
         match c {
-            CliValues::Plain { doc, source, text, .. } => {
+            CliValues::Plain {
+                doc, source, text, ..
+            } => {
                 crate::schema::register_source(source, Arc::from(text.as_bytes()));
                 if values.is_null() {
                     *values = Node::Map(Map::default());
@@ -204,8 +214,7 @@ pub fn apply_cli(values: &mut Node, cli: &[&CliValues]) -> anyhow::Result<()> {
                 value,
                 source,
                 ..
-            } => set_path(values, path, value.clone(), source)
-                .map_err(|e| anyhow!("{e:#}"))?,
+            } => set_path(values, path, value.clone(), source).map_err(|e| anyhow!("{e:#}"))?,
         }
     }
     Ok(())
@@ -248,19 +257,35 @@ mod tests {
     #[test]
     fn set_path_creates_maps() {
         let mut v = Node::Null;
-        set_path(&mut v, &["a".into(), "b".into()], Node::Str("x".into()), "t").unwrap();
+        set_path(
+            &mut v,
+            &["a".into(), "b".into()],
+            Node::Str("x".into()),
+            "t",
+        )
+        .unwrap();
         assert!(v.value_eq(&map(&[("a", map(&[("b", Node::Str("x".into()))]))])));
         // every item set from a flag is positioned on the flag's line
-        let Node::Map(m) = &v else { panic!("not a map") };
+        let Node::Map(m) = &v else {
+            panic!("not a map")
+        };
         assert_eq!(m.items[0].meta.pos.describe(), "t:1");
-        assert!(set_path(&mut v, &["a".into(), "b".into(), "c".into()], Node::Null, "t").is_err());
+        assert!(set_path(
+            &mut v,
+            &["a".into(), "b".into(), "c".into()],
+            Node::Null,
+            "t"
+        )
+        .is_err());
     }
 
     #[test]
     fn set_path_repositions_the_leaf() {
         let mut v = map(&[("a", Node::Int(1))]);
         set_path(&mut v, &["a".into()], Node::Int(2), "(data-value arg)").unwrap();
-        let Node::Map(m) = &v else { panic!("not a map") };
+        let Node::Map(m) = &v else {
+            panic!("not a map")
+        };
         assert_eq!(m.items[0].value, Node::Int(2));
         assert_eq!(m.items[0].meta.pos.describe(), "(data-value arg):1");
     }

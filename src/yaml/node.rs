@@ -187,13 +187,17 @@ impl Node {
             (Node::Int(a), Node::Float(b)) | (Node::Float(b), Node::Int(a)) => (*a as f64) == *b,
             (Node::Map(a), Node::Map(b)) => {
                 a.items.len() == b.items.len()
-                    && a.items.iter().zip(&b.items).all(|(x, y)| {
-                        x.key.value_eq(&y.key) && x.value.value_eq(&y.value)
-                    })
+                    && a.items
+                        .iter()
+                        .zip(&b.items)
+                        .all(|(x, y)| x.key.value_eq(&y.key) && x.value.value_eq(&y.value))
             }
             (Node::Array(a), Node::Array(b)) => {
                 a.items.len() == b.items.len()
-                    && a.items.iter().zip(&b.items).all(|(x, y)| x.value.value_eq(&y.value))
+                    && a.items
+                        .iter()
+                        .zip(&b.items)
+                        .all(|(x, y)| x.value.value_eq(&y.value))
             }
             _ => self == other,
         }
@@ -215,4 +219,3 @@ impl Map {
             .map(|i| &i.value)
     }
 }
-
