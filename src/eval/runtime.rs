@@ -71,6 +71,9 @@ struct Ctx {
     parents: Vec<(u32, usize)>,
     /// Annotations evaluated for the node about to start.
     pending_annotations: Vec<Annotation>,
+    /// Documents already finished and materialised (a new document started after them),
+    /// so that the arena holds one document at a time.
+    done_docs: Vec<Doc>,
 }
 
 /// State shared by every template evaluated in one run.
@@ -143,6 +146,7 @@ impl Runtime {
             root: None,
             parents: Vec::new(),
             pending_annotations: Vec::new(),
+            done_docs: Vec::new(),
         });
     }
 
@@ -294,6 +298,13 @@ impl Runtime {
         let Some(&(_, parent_inst)) = ctx.parents.last() else {
             bail!("internal error: no started ancestor for node {tag}");
         };
+        if node.kind == TKind::Doc && Some(parent_inst) == ctx.root && ctx.arena.len() > 1 {
+            // the documents so far are finished: materialise them and free the arena
+            let docs = Materializer { t: &t, ctx }.docset(parent_inst)?.docs;
+            ctx.done_docs.extend(docs);
+            ctx.arena.truncate(parent_inst + 1);
+            ctx.arena[parent_inst].children.clear();
+        }
         if node.kind == TKind::MapItem {
             if let Some(key) = &node.key {
                 check_duplicate_key(&t, ctx, parent_inst, key, node.key_override)?;
@@ -408,14 +419,19 @@ impl Runtime {
 
     /// Ends a function's context: its nodes as a value (a fragment, or a string for text).
     fn end_ctx<'v>(&self, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
-        let ctx = self.pop_ctx()?;
+        let mut ctx = self.pop_ctx()?;
         let t = self.tpl(ctx.template)?;
         let Some(root) = ctx.root else {
             return Ok(heap.alloc(YamlFragment::new(FragmentNode::Empty)));
         };
+        let done = std::mem::take(&mut ctx.done_docs);
         let m = Materializer { t: &t, ctx: &ctx };
         Ok(match t.nodes[ctx.arena[root].tag as usize].kind {
-            TKind::DocSet => heap.alloc(YamlFragment::new(FragmentNode::DocSet(m.docset(root)?))),
+            TKind::DocSet => {
+                let mut docs = m.docset(root)?;
+                docs.docs.splice(0..0, done);
+                heap.alloc(YamlFragment::new(FragmentNode::DocSet(docs)))
+            }
             TKind::Map => heap.alloc(YamlFragment::new(FragmentNode::Map(m.map(root)?))),
             TKind::Array => heap.alloc(YamlFragment::new(FragmentNode::Array(m.array(root)?))),
             TKind::Text => heap.alloc(m.text(root)?),
@@ -424,14 +440,19 @@ impl Runtime {
     }
 
     fn end_root(&self) -> anyhow::Result<()> {
-        let ctx = self.pop_ctx()?;
+        let mut ctx = self.pop_ctx()?;
         let t = self.tpl(ctx.template)?;
+        let done = std::mem::take(&mut ctx.done_docs);
         let m = Materializer { t: &t, ctx: &ctx };
         let out = match ctx.root {
             None => RootOutput::Docs(DocSet::default()),
             Some(root) => match t.nodes[ctx.arena[root].tag as usize].kind {
                 TKind::Text => RootOutput::Text(m.text(root)?),
-                _ => RootOutput::Docs(m.docset(root)?),
+                _ => {
+                    let mut docs = m.docset(root)?;
+                    docs.docs.splice(0..0, done);
+                    RootOutput::Docs(docs)
+                }
             },
         };
         self.results.borrow_mut().insert(ctx.template, out);
@@ -585,7 +606,7 @@ impl Materializer<'_> {
     fn meta(&self, n: &RNode) -> Meta {
         Meta {
             pos: self.t.nodes[n.tag as usize].pos.clone(),
-            annotations: n.annotations.clone(),
+            annotations: n.annotations.iter().cloned().collect(),
             ..Meta::default()
         }
     }

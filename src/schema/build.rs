@@ -722,8 +722,8 @@ mod tests {
             value,
             meta: Meta {
                 pos: pos(line),
-                comments: vec![],
-                annotations: anns,
+                comments: Default::default(),
+                annotations: anns.into(),
             },
         }
     }

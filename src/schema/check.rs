@@ -3,7 +3,7 @@
 //! type's `schema/validation` annotations.
 
 use super::types::{Kind, Type, VALIDATION};
-use crate::yaml::{Meta, Node, Pos};
+use crate::yaml::{Meta, Node, Pos, ThinVec};
 
 /// What holds the value being checked (for the "Data value calculated" rendering).
 #[derive(Clone, Copy, Debug)]
@@ -88,8 +88,8 @@ fn calculated(holder: Holder, value: &Node) -> String {
 fn annotate(ty: &Type, meta: &mut Meta) {
     meta.annotations.retain(|a| a.name != VALIDATION);
     if !ty.validations.is_empty() {
-        let mut anns = ty.validations.clone();
-        anns.append(&mut meta.annotations);
+        let mut anns: ThinVec<_> = ty.validations.iter().cloned().collect();
+        anns.extend(std::mem::take(&mut meta.annotations));
         meta.annotations = anns;
     }
 }

@@ -56,7 +56,7 @@ impl Schema {
     /// validations.
     pub fn defaults_meta(&self) -> Meta {
         let mut meta = Meta::at(self.root.pos.clone());
-        meta.annotations = self.root.validations.clone();
+        meta.annotations = self.root.validations.iter().cloned().collect();
         meta
     }
 

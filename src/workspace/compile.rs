@@ -41,7 +41,7 @@ pub(crate) fn compile_yaml_file(
     if needs_no_evaluation(&ds) {
         let mut ds = ds;
         for d in &mut ds.docs {
-            d.meta.annotations = document_annotations(d, &name);
+            d.meta.annotations = document_annotations(d, &name).into();
         }
         return Ok(Compiled::Plain(plain_yaml(ds)));
     }

@@ -4,6 +4,8 @@
 
 use std::sync::Arc;
 
+pub use thin_vec::ThinVec;
+
 /// A source position. `line` is 1-based; 0 means "not from a file" (computed in memory).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Pos {
@@ -48,13 +50,14 @@ pub struct Comment {
     pub own_line: bool,
 }
 
-/// Metadata of an item node.
+/// Metadata of an item node. Most items have no comments or annotations left, so both
+/// lists are thin (one pointer each): an item node's size matters for large inputs.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Meta {
     pub pos: Pos,
-    pub comments: Vec<Comment>,
+    pub comments: ThinVec<Comment>,
     /// Annotations evaluated by a template (`#@overlay/match by=...` …).
-    pub annotations: Vec<Annotation>,
+    pub annotations: ThinVec<Annotation>,
 }
 
 impl Meta {

@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use saphyr_parser::{Event, Marker, Parser, ScalarStyle, ScanError, Span};
 
-use super::node::{Array, ArrayItem, Comment, Doc, DocSet, Map, MapItem, Meta, Node, Pos};
+use super::node::{Array, ArrayItem, Comment, Doc, DocSet, Map, MapItem, Meta, Node, Pos, ThinVec};
 use super::scalar::{
     core_tag, resolve_plain_owned, resolve_plain_strict, resolve_tagged, strict_error_message,
 };
@@ -737,7 +737,7 @@ impl<'a> Builder<'a> {
             .take_while(|c| c.line < owner_line)
             .count();
         let comments = if n == 0 {
-            Vec::new()
+            ThinVec::new()
         } else {
             self.pending_own.drain(..n).collect()
         };
@@ -1034,7 +1034,7 @@ impl<'a> Builder<'a> {
             docs: self.docs,
             meta: Meta {
                 pos: Pos::new(self.file, 0),
-                comments: self.pending_own,
+                comments: self.pending_own.into(),
                 ..Meta::default()
             },
         }
