@@ -926,11 +926,17 @@ pub fn instructions(builder: &mut GlobalsBuilder) {
 
     /// `str()`, with floats printed as the reference does (`%g`, six significant digits:
     /// `str(1.0) == "1"`, `str(0.1 + 0.2) == "0.3"`).
-    fn str<'v>(#[starlark(require = pos)] value: Value<'v>) -> anyhow::Result<String> {
-        if let Some(f) = value.downcast_ref::<StarlarkFloat>() {
-            return Ok(crate::yaml::emit::format_float_str(f.0));
+    fn str<'v>(
+        #[starlark(require = pos)] value: Value<'v>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        if value.unpack_str().is_some() {
+            return Ok(value);
         }
-        Ok(value.to_str())
+        if let Some(f) = value.downcast_ref::<StarlarkFloat>() {
+            return Ok(heap.alloc(crate::yaml::emit::format_float_str(f.0)));
+        }
+        Ok(heap.alloc(value.to_str()))
     }
 }
 

@@ -76,7 +76,7 @@ pub fn with_host<R>(rt: &Runtime, f: impl FnOnce(&mut dyn Host) -> R) -> R {
 pub fn library_values(
     rt: &Runtime,
     lib: &Arc<Library>,
-    inputs: &LibraryInputs,
+    inputs: LibraryInputs,
     settings: Settings,
     host: &mut dyn Host,
 ) -> anyhow::Result<ValuesStage> {
@@ -219,7 +219,11 @@ pub fn library_values(
         }
     }
 
-    let for_me = inputs.envelopes.iter().filter(|e| e.refs.is_empty());
+    let (mine, passing): (Vec<Envelope>, Vec<Envelope>) = inputs
+        .envelopes
+        .into_iter()
+        .partition(|e| e.refs.is_empty());
+    let for_me = mine.iter();
     let schema = library_schema(&schema_files, own_schemas, for_me.clone(), host)?;
 
     let mut result = Node::Null;
@@ -296,28 +300,25 @@ pub fn library_values(
             typed(&mut result, &mut doc_meta, None)?;
         }
     }
-    let cli: Vec<&CliValues> = for_me
-        .filter_map(|e| match &e.payload {
-            Payload::Cli(c) => Some(c.as_ref()),
-            _ => None,
-        })
-        .collect();
+    let cli = mine.into_iter().filter_map(|e| match e.payload {
+        Payload::Cli(c) => Some(c),
+        _ => None,
+    });
     for c in cli {
-        values::apply_cli(&mut result, &[c]).map_err(wrap)?;
-        let flag = c.flag_line().map(|text| FlagOrigin {
-            source: c.source(),
+        // the values move into the result when nothing else holds them (large
+        // --data-values-file documents are not copied)
+        let c = Arc::try_unwrap(c).unwrap_or_else(|shared| (*shared).clone());
+        let flag_text = c.flag_line().map(str::to_owned);
+        let source = c.source().to_owned();
+        values::apply_cli(&mut result, c).map_err(wrap)?;
+        let flag = flag_text.as_deref().map(|text| FlagOrigin {
+            source: &source,
             text,
         });
         typed(&mut result, &mut doc_meta, flag)?;
     }
 
-    child_envelopes.extend(
-        inputs
-            .envelopes
-            .iter()
-            .filter(|e| !e.refs.is_empty())
-            .cloned(),
-    );
+    child_envelopes.extend(passing);
     if !settings.disable_values_validation {
         crate::validations::check_values(rt, &result, doc_meta.as_ref())?;
     }

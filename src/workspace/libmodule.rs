@@ -210,7 +210,7 @@ impl Handle {
     ) -> anyhow::Result<ValuesStage> {
         let inputs = self.inputs();
         let mut host = EvalHost::new(eval);
-        library_values(rt, &self.child, &inputs, self.settings, &mut host)
+        library_values(rt, &self.child, inputs, self.settings, &mut host)
             .map_err(|e| self.wrap(what, e))
     }
 

@@ -46,7 +46,8 @@ impl Scope {
 pub struct LibraryEval<'a> {
     pub rt: &'a Runtime,
     pub library: Arc<Library>,
-    pub values: Node,
+    /// The data values, until they are converted to Starlark (then no longer needed).
+    values: RefCell<Node>,
     pub settings: Settings,
     scope: Arc<Scope>,
     modules: RefCell<HashMap<String, FrozenModule>>,
@@ -72,7 +73,7 @@ impl<'a> LibraryEval<'a> {
         LibraryEval {
             rt,
             library,
-            values,
+            values: RefCell::new(values),
             settings,
             scope,
             modules: RefCell::new(HashMap::new()),
@@ -102,7 +103,8 @@ impl<'a> LibraryEval<'a> {
                     return Ok(m.clone());
                 }
                 if self.frozen_values.borrow().is_none() {
-                    let values = frozen_values(&self.values, self.null_values_are_none)?;
+                    let values = self.values.take();
+                    let values = frozen_values(&values, self.null_values_are_none)?;
                     *self.frozen_values.borrow_mut() = Some(values);
                 }
                 let values = self.frozen_values.borrow();
@@ -195,7 +197,7 @@ impl<'a> LibraryEval<'a> {
                     library_values(
                         self.rt,
                         &child,
-                        &LibraryInputs::default(),
+                        LibraryInputs::default(),
                         self.settings,
                         host,
                     )

@@ -86,7 +86,7 @@ pub fn render(mut opts: RenderOptions, files: Vec<InputFile>) -> anyhow::Result<
         with_values: Vec::new(),
     };
     let stage = execution::with_host(&rt, |host| {
-        execution::library_values(&rt, &library, &inputs, settings, host)
+        execution::library_values(&rt, &library, inputs, settings, host)
     })?;
     if opts.schema_inspect {
         let schema = crate::validations::with_evaluator(&rt, |eval| {

@@ -197,25 +197,23 @@ fn position_all(n: &mut Node, pos: &Pos) {
 }
 
 /// Applies the command line's values (those for this library) onto `values`.
-pub fn apply_cli(values: &mut Node, cli: &[&CliValues]) -> anyhow::Result<()> {
-    for c in cli {
-        match c {
-            CliValues::Plain {
-                doc, source, text, ..
-            } => {
-                crate::schema::register_source(source, Arc::from(text.as_bytes()));
-                if values.is_null() {
-                    *values = Node::Map(Map::default());
-                }
-                merge_plain(values, doc.clone());
+pub fn apply_cli(values: &mut Node, cli: CliValues) -> anyhow::Result<()> {
+    match cli {
+        CliValues::Plain {
+            doc, source, text, ..
+        } => {
+            crate::schema::register_source(&source, Arc::from(text.as_bytes()));
+            if values.is_null() {
+                *values = Node::Map(Map::default());
             }
-            CliValues::KeyValue {
-                path,
-                value,
-                source,
-                ..
-            } => set_path(values, path, value.clone(), source).map_err(|e| anyhow!("{e:#}"))?,
+            merge_plain(values, doc);
         }
+        CliValues::KeyValue {
+            path,
+            value,
+            source,
+            ..
+        } => set_path(values, &path, value, &source).map_err(|e| anyhow!("{e:#}"))?,
     }
     Ok(())
 }
