@@ -1,0 +1,91 @@
+//! End-to-end tests of private libraries: `_ytt_lib`, `@ytt:library` and data values
+//! addressed to a library.
+
+mod common;
+
+use common::Ytt;
+
+const LIB_VALUES: &str = "#@data/values\n---\nname: lib-default\nreplicas: 1\n";
+const LIB_CONFIG: &str = "#@ load(\"@ytt:data\", \"data\")\n\
+                          name: #@ data.values.name\n\
+                          replicas: #@ data.values.replicas\n";
+
+/// A root library with a private library `app` that has its own data values.
+fn project(root_config: &str) -> Ytt {
+    Ytt::new()
+        .file("_ytt_lib/app/values.yml", LIB_VALUES)
+        .file("_ytt_lib/app/config.yml", LIB_CONFIG)
+        .file(
+            "_ytt_lib/app/funcs.lib.yml",
+            "#@ load(\"@ytt:data\", \"data\")\n#@ def greeting(): return \"hello \" + data.values.name\n",
+        )
+        .file("config.yml", root_config)
+}
+
+#[test]
+fn a_library_renders_with_its_own_data_values() {
+    let out = project(
+        "#@ load(\"@ytt:library\", \"library\")\n\
+         #@ load(\"@ytt:template\", \"template\")\n\
+         --- #@ template.replace(library.get(\"app\").eval())\n",
+    )
+    .run(&["-f", "."]);
+    assert_eq!(out.ok(), "name: lib-default\nreplicas: 1\n");
+}
+
+#[test]
+fn with_data_values_overlays_the_library_values_without_changing_the_original() {
+    let out = project(
+        "#@ load(\"@ytt:library\", \"library\")\n\
+         #@ load(\"@ytt:template\", \"template\")\n\
+         #@ app = library.get(\"app\")\n\
+         --- #@ template.replace(app.with_data_values({\"replicas\": 3}).eval())\n\
+         --- #@ template.replace(app.eval())\n",
+    )
+    .run(&["-f", "."]);
+    assert_eq!(
+        out.ok(),
+        "name: lib-default\nreplicas: 3\n---\nname: lib-default\nreplicas: 1\n"
+    );
+}
+
+#[test]
+fn documents_and_flags_can_be_addressed_to_a_library() {
+    let out = project(
+        "#@ load(\"@ytt:library\", \"library\")\n\
+         #@ load(\"@ytt:template\", \"template\")\n\
+         --- #@ template.replace(library.get(\"app\", alias=\"blue\").eval())\n",
+    )
+    .file(
+        "values.yml",
+        "#@library/ref \"@app\"\n#@data/values\n---\nname: from-parent\n",
+    )
+    .run(&["-f", ".", "--data-value-yaml", "@~blue:replicas=5"]);
+    assert_eq!(out.ok(), "name: from-parent\nreplicas: 5\n");
+}
+
+#[test]
+fn export_and_data_values_read_the_library() {
+    let out = project(
+        "#@ load(\"@ytt:library\", \"library\")\n\
+         #@ app = library.get(\"app\").with_data_values({\"name\": \"x\"})\n\
+         greeting: #@ app.export(\"greeting\")()\n\
+         values: #@ app.data_values().name\n",
+    )
+    .run(&["-f", "."]);
+    assert_eq!(out.ok(), "greeting: hello x\nvalues: x\n");
+}
+
+#[test]
+fn values_for_a_library_nobody_evaluates_are_an_error() {
+    let out = project("a: 1\n")
+        .file(
+            "values.yml",
+            "#@library/ref \"@app\"\n#@data/values\n---\nname: unused\n",
+        )
+        .run(&["-f", "."]);
+    assert_eq!(
+        out.err(),
+        "ytt: Error: Expected all provided library data values documents to be used but found unused:\n  Data Value belonging to library '@app' on line values.yml:3\n"
+    );
+}
