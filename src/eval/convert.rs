@@ -191,3 +191,23 @@ pub fn scalar_value<'v>(heap: Heap<'v>, n: &Node) -> Value<'v> {
         Node::Map(_) | Node::Array(_) => from_node(heap, n),
     }
 }
+
+/// Items of a sequence value: list, tuple, set, or an array or document-set fragment.
+pub fn sequence_items<'v>(heap: Heap<'v>, v: Value<'v>) -> Option<Vec<Value<'v>>> {
+    if let Some(l) = ListRef::from_value(v) {
+        return Some(l.iter().collect());
+    }
+    if let Some(t) = TupleRef::from_value(v) {
+        return Some(t.iter().collect());
+    }
+    match v.get_type() {
+        "set" => v.iterate(heap).ok().map(|it| it.collect()),
+        "yamlfragment" => match v.downcast_ref::<YamlFragment>().map(|f| &*f.node) {
+            Some(FragmentNode::Array(_)) | Some(FragmentNode::DocSet(_)) => {
+                v.iterate(heap).ok().map(|it| it.collect())
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}

@@ -82,3 +82,14 @@ pub fn run_template(
         }
     }
 }
+
+/// Runs `f` with a fresh evaluator on a temporary module, with the runtime reachable
+/// (for calling Starlark values outside a template's own evaluation).
+pub fn with_evaluator<R>(rt: &Runtime, f: impl FnOnce(&mut Evaluator) -> R) -> R {
+    let extra = Extra(rt);
+    Module::with_temp_heap(|module| {
+        let mut eval = Evaluator::new(&module);
+        eval.extra = Some(&extra);
+        f(&mut eval)
+    })
+}

@@ -523,24 +523,7 @@ impl<'h> Builder<'h> {
             .value(a.args[0])
             .map_err(|e| host_error(pos, a, e))?;
         position(&mut value, pos);
-        let mut meta = Meta::at(pos.clone());
-        let mut violations = Vec::new();
-        check(ty, &mut value, &mut meta, Holder::Doc, &mut violations);
-        if let Some(v) = violations.into_iter().next() {
-            let (found, expected) = match v.kind {
-                ViolationKind::Mismatch {
-                    found,
-                    expected,
-                    by: tpos,
-                } => (
-                    found.to_owned(),
-                    format!("{expected} (by {})", tpos.describe()),
-                ),
-                ViolationKind::Undeclared { key, map_pos, .. } => (
-                    format!("key \"{key}\""),
-                    format!("a key declared in map (by {})", map_pos.describe()),
-                ),
-            };
+        if let Some((found, expected)) = first_mismatch(ty, &mut value, pos) {
             return Err(Report::new(
                 "Invalid schema - @schema/default is wrong type",
                 vec![item(
@@ -600,24 +583,7 @@ impl<'h> Builder<'h> {
                 }
                 None => String::new(),
             };
-            let mut meta = Meta::at(pos.clone());
-            let mut violations = Vec::new();
-            check(ty, &mut value, &mut meta, Holder::Doc, &mut violations);
-            if let Some(v) = violations.into_iter().next() {
-                let (found, expected) = match v.kind {
-                    ViolationKind::Mismatch {
-                        found,
-                        expected,
-                        by: tpos,
-                    } => (
-                        found.to_owned(),
-                        format!("{expected} (by {})", tpos.describe()),
-                    ),
-                    ViolationKind::Undeclared { key, map_pos, .. } => (
-                        format!("key \"{key}\""),
-                        format!("a key declared in map (by {})", map_pos.describe()),
-                    ),
-                };
+            if let Some((found, expected)) = first_mismatch(ty, &mut value, pos) {
                 return Err(Report::new(
                     "Invalid schema - @schema/examples has wrong type",
                     vec![item(
@@ -663,6 +629,28 @@ fn host_error(pos: &Pos, a: &Annotation, e: anyhow::Error) -> Report {
             &[],
         )],
     )
+}
+
+/// Type-checks an annotation's value (`@schema/default`, `@schema/examples`) against the
+/// node's type: the first mismatch as (found, expected) texts.
+fn first_mismatch(ty: &Type, value: &mut Node, pos: &Pos) -> Option<(String, String)> {
+    let mut meta = Meta::at(pos.clone());
+    let mut violations = Vec::new();
+    check(ty, value, &mut meta, Holder::Doc, &mut violations);
+    violations.into_iter().next().map(|v| match v.kind {
+        ViolationKind::Mismatch {
+            found,
+            expected,
+            by: tpos,
+        } => (
+            found.to_owned(),
+            format!("{expected} (by {})", tpos.describe()),
+        ),
+        ViolationKind::Undeclared { key, map_pos, .. } => (
+            format!("key \"{key}\""),
+            format!("a key declared in map (by {})", map_pos.describe()),
+        ),
+    })
 }
 
 #[cfg(test)]

@@ -16,9 +16,9 @@ use starlark::starlark_complex_value;
 use starlark::starlark_module;
 use starlark::values::dict::DictRef;
 use starlark::values::float::StarlarkFloat;
-use starlark::values::list::{AllocList, ListRef};
+use starlark::values::list::AllocList;
 use starlark::values::none::NoneType;
-use starlark::values::tuple::{TupleRef, UnpackTuple};
+use starlark::values::tuple::UnpackTuple;
 use starlark::values::{
     Freeze, FreezeResult, Freezer, Heap, NoSerialize, StarlarkPagable, StarlarkValue, Trace, Value,
     ValueLike,
@@ -26,7 +26,7 @@ use starlark::values::{
 use starlark_derive::starlark_value;
 
 use super::common::{check_positional, error_message, go_type_name, is_function};
-use crate::eval::convert::{from_node, scalar_value, to_node};
+use crate::eval::convert::{from_node, scalar_value, sequence_items, to_node};
 use crate::eval::fragment::{FragmentNode, YamlFragment};
 use crate::eval::ystruct::struct_fields;
 use crate::validations::checks::{self, Number};
@@ -477,26 +477,6 @@ fn same_key<'v>(a: Value<'v>, b: Value<'v>) -> bool {
         return false;
     }
     a.equals(b).unwrap_or(false)
-}
-
-/// Items of a sequence argument (list, tuple, set, array or document-set fragment).
-fn sequence_items<'v>(heap: Heap<'v>, v: Value<'v>) -> Option<Vec<Value<'v>>> {
-    if let Some(l) = ListRef::from_value(v) {
-        return Some(l.iter().collect());
-    }
-    if let Some(t) = TupleRef::from_value(v) {
-        return Some(t.iter().collect());
-    }
-    match v.get_type() {
-        "set" => v.iterate(heap).ok().map(|it| it.collect()),
-        "yamlfragment" => match v.downcast_ref::<YamlFragment>().map(|f| &*f.node) {
-            Some(FragmentNode::Array(_)) | Some(FragmentNode::DocSet(_)) => {
-                v.iterate(heap).ok().map(|it| it.collect())
-            }
-            _ => None,
-        },
-        _ => None,
-    }
 }
 
 fn make<'v>(heap: Heap<'v>, kind: AssertKind, all_keys: bool, args: Vec<Value<'v>>) -> Value<'v> {

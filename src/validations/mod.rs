@@ -20,13 +20,12 @@ use std::collections::HashMap;
 
 use anyhow::{anyhow, bail};
 use starlark::collections::SmallMap;
-use starlark::environment::Module;
 use starlark::eval::Evaluator;
 use starlark::values::{Heap, Value};
 
 use crate::eval::convert::from_node_in_fragment;
 use crate::eval::fragment::{FragmentNode, YamlFragment};
-use crate::eval::runtime::{runtime_of, Extra, Runtime};
+use crate::eval::runtime::{runtime_of, Runtime};
 use crate::eval::ystruct::YttStruct;
 use crate::yaml::{Annotation, Doc, DocSet, Meta, Node, Pos};
 pub use report::{Entry, Report, Subject};
@@ -40,16 +39,7 @@ pub const ASSERT_VALIDATE: &str = "assert/validate";
 /// Deepest node nesting validated (a clear error beyond, never a stack overflow).
 const MAX_DEPTH: usize = 2_000;
 
-/// Runs `f` with a fresh evaluator that can resolve the annotation values of templates
-/// evaluated by `rt`.
-pub fn with_evaluator<R>(rt: &Runtime, f: impl FnOnce(&mut Evaluator) -> R) -> R {
-    let extra = Extra(rt);
-    Module::with_temp_heap(|module| {
-        let mut eval = Evaluator::new(&module);
-        eval.extra = Some(&extra);
-        f(&mut eval)
-    })
-}
+pub use crate::eval::exec::with_evaluator;
 
 /// Validates a library's final data values: `values` is the document's value, `doc`
 /// the data-values document's metadata (its validations apply to the whole document,

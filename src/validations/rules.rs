@@ -15,9 +15,10 @@ use starlark::values::{Heap, Value, ValueLike};
 use super::cel::{self, CelRule};
 use super::checks::{self, Number};
 use super::formats::{self, Format};
-use crate::eval::convert::{from_node, from_node_in_fragment, scalar_value, to_node};
+use crate::eval::convert::{
+    from_node, from_node_in_fragment, scalar_value, sequence_items, to_node,
+};
 use crate::eval::error::message_text;
-use crate::eval::fragment::{FragmentNode, YamlFragment};
 use crate::yaml::{Node, Pos};
 
 /// Named rules, in the order they run on a node.
@@ -138,26 +139,6 @@ fn number_of(v: Value) -> Option<Number> {
     }
     v.downcast_ref::<StarlarkFloat>()
         .map(|f| Number::Float(f.0))
-}
-
-/// Items of a sequence (list, tuple, set, array or document-set fragment).
-fn sequence_items<'v>(heap: Heap<'v>, v: Value<'v>) -> Option<Vec<Value<'v>>> {
-    if let Some(l) = ListRef::from_value(v) {
-        return Some(l.iter().collect());
-    }
-    if let Some(t) = TupleRef::from_value(v) {
-        return Some(t.iter().collect());
-    }
-    match v.get_type() {
-        "set" => v.iterate(heap).ok().map(|it| it.collect()),
-        "yamlfragment" => match v.downcast_ref::<YamlFragment>().map(|f| &*f.node) {
-            Some(FragmentNode::Array(_)) | Some(FragmentNode::DocSet(_)) => {
-                v.iterate(heap).ok().map(|it| it.collect())
-            }
-            _ => None,
-        },
-        _ => None,
-    }
 }
 
 /// `repr(v)` as the reference prints it: functions as `<function name>`.

@@ -12,7 +12,7 @@ use super::refs::{parse_ref, Envelope, Payload, RefSegment};
 use super::values::{self, CliValues};
 use super::{OutputContent, OutputFile};
 use crate::eval::exec::run_template;
-use crate::eval::runtime::{Extra, RootOutput, Runtime};
+use crate::eval::runtime::{RootOutput, Runtime};
 use crate::files::FileKind;
 use crate::overlay::{self, Host};
 use crate::schema::{FlagOrigin, Schema};
@@ -60,13 +60,7 @@ pub struct ValuesStage {
 
 /// Runs `f` with an overlay host backed by a fresh evaluator.
 pub fn with_host<R>(rt: &Runtime, f: impl FnOnce(&mut dyn Host) -> R) -> R {
-    let extra = Extra(rt);
-    starlark::environment::Module::with_temp_heap(|module| {
-        let mut eval = starlark::eval::Evaluator::new(&module);
-        eval.extra = Some(&extra);
-        let mut host = EvalHost::new(&mut eval);
-        f(&mut host)
-    })
+    crate::eval::exec::with_evaluator(rt, |eval| f(&mut EvalHost::new(eval)))
 }
 
 /// Computes a library's data values: its own `@data/values` documents (templates
