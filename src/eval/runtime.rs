@@ -668,8 +668,10 @@ impl Materializer<'_> {
     }
 
     fn map(&self, inst: usize) -> anyhow::Result<Map> {
-        let mut items: Vec<MapItem> = Vec::new();
-        for &c in &self.rnode(inst).children {
+        let children = &self.rnode(inst).children;
+        // Sized up front: output trees are large and a grown vector wastes up to half.
+        let mut items: Vec<MapItem> = Vec::with_capacity(children.len());
+        for &c in children {
             let n = self.rnode(c);
             if n.overridden {
                 continue;
@@ -711,8 +713,9 @@ impl Materializer<'_> {
     }
 
     fn array(&self, inst: usize) -> anyhow::Result<Array> {
-        let mut items = Vec::new();
-        for &c in &self.rnode(inst).children {
+        let children = &self.rnode(inst).children;
+        let mut items = Vec::with_capacity(children.len());
+        for &c in children {
             let n = self.rnode(c);
             match n.setting.take() {
                 Some(Setting::Replace(v)) => match self.positioned(n, v) {
