@@ -9,6 +9,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use allocative::Allocative;
 use anyhow::{anyhow, bail};
@@ -56,7 +57,7 @@ struct RNode {
     /// Taken (moved out) when the context is materialised, which happens once.
     setting: RefCell<Option<Setting>>,
     key: Option<Node>,
-    annotations: Vec<Annotation>,
+    annotations: Vec<Arc<Annotation>>,
     children: Vec<usize>,
     /// Left out of the output (an earlier item whose key a later one overrode).
     overridden: bool,
@@ -70,7 +71,7 @@ struct Ctx {
     /// Started nodes from the root down to the last one: (tag, arena index).
     parents: Vec<(u32, usize)>,
     /// Annotations evaluated for the node about to start.
-    pending_annotations: Vec<Annotation>,
+    pending_annotations: Vec<Arc<Annotation>>,
     /// Documents already finished and materialised (a new document started after them),
     /// so that the arena holds one document at a time.
     done_docs: Vec<Doc>,
@@ -241,12 +242,12 @@ impl Runtime {
         let ctx = ctxs
             .last_mut()
             .ok_or_else(|| anyhow!("internal error: annotation outside of a context"))?;
-        ctx.pending_annotations.push(Annotation {
+        ctx.pending_annotations.push(Arc::new(Annotation {
             name: name.to_owned(),
             pos: Pos::new(&t.name, line),
             args,
             kwargs,
-        });
+        }));
         Ok(())
     }
 

@@ -82,7 +82,7 @@ fn item(key: &str, value: Node, annotations: Vec<Annotation>) -> MapItem {
         key: s(key),
         value,
         meta: Meta {
-            annotations: annotations.into(),
+            annotations: annotations.into_iter().map(Arc::new).collect(),
             ..Meta::default()
         },
     }
@@ -99,7 +99,7 @@ fn arr(items: Vec<(Node, Vec<Annotation>)>) -> Node {
             .map(|(value, annotations)| ArrayItem {
                 value,
                 meta: Meta {
-                    annotations: annotations.into(),
+                    annotations: annotations.into_iter().map(Arc::new).collect(),
                     ..Meta::default()
                 },
             })
@@ -111,7 +111,7 @@ fn doc(value: Node, annotations: Vec<Annotation>) -> Doc {
     Doc {
         value,
         meta: Meta {
-            annotations: annotations.into(),
+            annotations: annotations.into_iter().map(Arc::new).collect(),
             pos: Pos::new(&Arc::from("overlay.yml"), 1),
             ..Meta::default()
         },

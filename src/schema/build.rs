@@ -1,6 +1,8 @@
 //! Building the type tree from a (merged) schema document: inference from values, the
 //! `@schema/...` annotations, defaults, and the reference's reports for malformed schemas.
 
+use std::sync::Arc;
+
 use super::check::{check, Holder, ViolationKind};
 use super::report::{annotation_line, titled, Item, Report, Source};
 use super::types::*;
@@ -284,18 +286,18 @@ impl<'h> Builder<'h> {
             ty.doc.deprecated = Some(self.string_arg(a, pos)?);
         }
         for a in meta.annotations.iter().filter(|a| a.name == VALIDATION) {
-            let mut a = a.clone();
+            let mut a = Annotation::clone(a);
             a.pos = annotation_pos(&a);
-            ty.validations.push(a);
+            ty.validations.push(Arc::new(a));
         }
         if ty.validations.is_empty() && ty.is_string() {
             if let Some(d) = str_defaults {
-                ty.validations.push(Annotation {
+                ty.validations.push(Arc::new(Annotation {
                     name: VALIDATION.to_owned(),
                     pos: annotation_pos(d),
                     args: d.args.clone(),
                     kwargs: d.kwargs.clone(),
-                });
+                }));
             }
         }
         Ok(ty)
@@ -380,6 +382,7 @@ impl<'h> Builder<'h> {
                 .annotations
                 .iter()
                 .filter(|a| a.name.starts_with("schema/"))
+                .map(|a| &**a)
                 .collect();
             let names: Vec<String> = anns.iter().map(|a| format!("@{}", a.name)).collect();
             Err(Report::new(
@@ -711,7 +714,7 @@ mod tests {
             meta: Meta {
                 pos: pos(line),
                 comments: Default::default(),
-                annotations: anns.into(),
+                annotations: anns.into_iter().map(Arc::new).collect(),
             },
         }
     }
@@ -752,12 +755,12 @@ mod tests {
             ],
         });
         let mut meta = Meta::at(pos(2));
-        meta.annotations.push(ann(
+        meta.annotations.push(Arc::new(ann(
             VALIDATION_DEFAULTS_FOR_STRINGS,
             2,
             &[],
             &[("min_len", 0)],
-        ));
+        )));
         let ty = Builder::new(&mut host).document(&doc, &meta).unwrap();
         let Kind::Map(items) = &ty.kind else {
             panic!("not a map")

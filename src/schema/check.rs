@@ -2,8 +2,8 @@
 //! filled with their defaults (inside array items too), and each value node gets its
 //! type's `schema/validation` annotations.
 
-use super::types::{Kind, Type, VALIDATION};
-use crate::yaml::{Meta, Node, Pos, ThinVec};
+use super::types::{Kind, MapItemType, Type, VALIDATION};
+use crate::yaml::{Map, Meta, Node, Pos, ThinVec};
 
 /// What holds the value being checked (for the "Data value calculated" rendering).
 #[derive(Clone, Copy, Debug)]
@@ -140,8 +140,12 @@ pub fn check(
                     }),
                 }
             }
+            let present = |m: &Map, t: &MapItemType| m.items.iter().any(|i| i.key.value_eq(&t.key));
+            let missing = types.iter().filter(|t| !present(m, t)).count();
+            // exact: a grown vector would waste up to half of every defaulted map
+            m.items.reserve_exact(missing);
             for t in types {
-                if m.items.iter().any(|i| i.key.value_eq(&t.key)) {
+                if present(m, t) {
                     continue;
                 }
                 let mut item = crate::yaml::MapItem {

@@ -1,6 +1,8 @@
 //! The schema's type tree: one [`Type`] per schema node, inferred from the node's value
 //! and its `@schema/...` annotations, with its default value and documentation.
 
+use std::sync::Arc;
+
 use crate::yaml::{Annotation, Node, Pos};
 
 pub const NULLABLE: &str = "schema/nullable";
@@ -59,7 +61,7 @@ pub struct Type {
     pub doc: TypeDoc,
     /// `schema/validation` annotations for data values of this type (including those
     /// coming from `@schema/validation-defaults-for-strings`), positioned where written.
-    pub validations: Vec<Annotation>,
+    pub validations: Vec<Arc<Annotation>>,
 }
 
 impl Type {

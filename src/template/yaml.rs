@@ -76,17 +76,17 @@ fn has_repeated_key(items: &[crate::yaml::MapItem]) -> bool {
 
 /// The annotations of a document of a file that [`needs_no_evaluation`], as evaluating
 /// it would have produced them.
-pub fn document_annotations(d: &Doc, file: &Arc<str>) -> Vec<crate::yaml::Annotation> {
+pub fn document_annotations(d: &Doc, file: &Arc<str>) -> Vec<Arc<crate::yaml::Annotation>> {
     d.meta
         .comments
         .iter()
         .filter_map(|c| match classify(c) {
-            CommentKind::Annotation { name, .. } => Some(crate::yaml::Annotation {
+            CommentKind::Annotation { name, .. } => Some(Arc::new(crate::yaml::Annotation {
                 name,
                 pos: crate::yaml::Pos::new(file, c.line),
                 args: Vec::new(),
                 kwargs: Vec::new(),
-            }),
+            })),
             _ => None,
         })
         .collect()

@@ -16,10 +16,13 @@ pub mod formats;
 mod report;
 pub mod rules;
 
+use std::borrow::Cow;
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+use std::sync::Arc;
 
 use anyhow::{anyhow, bail};
-use starlark::collections::SmallMap;
+use starlark::collections::{SmallMap, StarlarkHasher};
 use starlark::eval::Evaluator;
 use starlark::values::{Heap, Value};
 
@@ -55,20 +58,19 @@ pub fn validate_values(
         return Ok(report);
     }
     let names = &[SCHEMA_VALIDATION, ASSERT_VALIDATE];
-    let mut items = Vec::new();
-    collect(values, &mut String::new(), names, &mut items, 0).map_err(|e| report.wrap(e))?;
+    let (mut paths, mut items) = (Paths::default(), Vec::new());
+    collect(values, names, &mut paths, &mut items, 0).map_err(|e| report.wrap(e))?;
     if let Some(meta) = doc {
         if has_any(meta, names) {
             items.push(Item {
                 node: values,
                 meta,
-                path: "(document)".into(),
-                key: "(document)".into(),
+                at: None,
                 parent: None,
             });
         }
     }
-    run(eval, &items, names, Root::Node(values), &mut report)?;
+    run(eval, &items, &paths, names, Root::Node(values), &mut report)?;
     Ok(report)
 }
 
@@ -77,16 +79,16 @@ pub fn validate_values(
 pub fn validate_documents(docs: &[&DocSet], eval: &mut Evaluator) -> anyhow::Result<Report> {
     let mut report = Report::new(Subject::OutputDocuments);
     let names = &[ASSERT_VALIDATE];
-    let mut items = Vec::new();
+    let (mut paths, mut items) = (Paths::default(), Vec::new());
     for ds in docs {
         for d in &ds.docs {
-            collect_doc(d, names, &mut items).map_err(|e| report.wrap(e))?;
+            collect_doc(d, names, &mut paths, &mut items).map_err(|e| report.wrap(e))?;
         }
     }
     if items.is_empty() {
         return Ok(report);
     }
-    run(eval, &items, names, Root::Docs(docs), &mut report)?;
+    run(eval, &items, &paths, names, Root::Docs(docs), &mut report)?;
     Ok(report)
 }
 
@@ -98,13 +100,13 @@ pub fn validate_fragment(
 ) -> anyhow::Result<Report> {
     let mut report = Report::new(subject);
     let names = &[ASSERT_VALIDATE];
-    let mut items = Vec::new();
+    let (mut paths, mut items) = (Paths::default(), Vec::new());
     let wrapped;
     let root = match node {
         FragmentNode::Empty => return Ok(report),
         FragmentNode::DocSet(ds) => {
             for d in &ds.docs {
-                collect_doc(d, names, &mut items).map_err(|e| report.wrap(e))?;
+                collect_doc(d, names, &mut paths, &mut items).map_err(|e| report.wrap(e))?;
             }
             wrapped = [ds];
             Root::Docs(&wrapped)
@@ -122,15 +124,15 @@ pub fn validate_fragment(
             return Ok(r);
         }
     };
-    run(eval, &items, names, root, &mut report)?;
+    run(eval, &items, &paths, names, root, &mut report)?;
     Ok(report)
 }
 
 fn validate_owned(n: &Node, eval: &mut Evaluator, report: &mut Report) -> anyhow::Result<()> {
     let names = &[ASSERT_VALIDATE];
-    let mut items = Vec::new();
-    collect(n, &mut String::new(), names, &mut items, 0).map_err(|e| report.wrap(e))?;
-    run(eval, &items, names, Root::Node(n), report)
+    let (mut paths, mut items) = (Paths::default(), Vec::new());
+    collect(n, names, &mut paths, &mut items, 0).map_err(|e| report.wrap(e))?;
+    run(eval, &items, &paths, names, Root::Node(n), report)
 }
 
 /// Runs the validations of one annotation-like list of rules on a single value
@@ -148,7 +150,7 @@ pub fn validate_value<'v>(
         .map_err(|e| anyhow!("Invalid validation - {e}"))?;
     let subject = rules::Subject {
         node,
-        key: key.to_owned(),
+        key: Cow::Borrowed(key),
     };
     let mut make_ctx = |heap: Heap<'v>| -> Value<'v> {
         let mut fields = SmallMap::new();
@@ -186,10 +188,84 @@ pub fn check_documents(rt: &Runtime, docs: &[&DocSet]) -> anyhow::Result<()> {
 struct Item<'n> {
     node: &'n Node,
     meta: &'n Meta,
-    path: String,
-    key: String,
+    /// Where the node sits ([`Paths`]); `None` for a whole document.
+    at: Option<usize>,
     parent: Option<&'n Node>,
 }
+
+/// One step down the tree: a map key or an array index.
+#[derive(Clone, Copy)]
+enum Step<'n> {
+    Key(&'n Node),
+    Index(usize),
+}
+
+/// The paths of the collected items, as steps linked to their parent step. A step is
+/// stored only when an annotated node lies on it (output documents are large and mostly
+/// unannotated), and text is built only for a violation or an error.
+#[derive(Default)]
+struct Paths<'n> {
+    steps: Vec<(Option<usize>, Step<'n>)>,
+    /// The steps down to the node being visited, with their index in `steps` once stored.
+    current: Vec<(Step<'n>, Option<usize>)>,
+}
+
+impl<'n> Paths<'n> {
+    /// Where the node being visited sits, storing the steps leading to it.
+    fn here(&mut self) -> Option<usize> {
+        let mut parent = None;
+        for (step, stored) in &mut self.current {
+            let i = *stored.get_or_insert_with(|| {
+                self.steps.push((parent, *step));
+                self.steps.len() - 1
+            });
+            parent = Some(i);
+        }
+        parent
+    }
+}
+
+impl Paths<'_> {
+    /// `a.b[0].c`, or `(document)`.
+    fn path(&self, at: Option<usize>) -> String {
+        let Some(at) = at else {
+            return DOCUMENT.into();
+        };
+        let mut chain = Vec::new();
+        let mut cur = Some(at);
+        while let Some(i) = cur {
+            chain.push(self.steps[i].1);
+            cur = self.steps[i].0;
+        }
+        let mut out = String::new();
+        for (n, step) in chain.iter().rev().enumerate() {
+            match step {
+                Step::Key(k) => {
+                    if n > 0 {
+                        out.push('.');
+                    }
+                    out.push_str(&key_text(k));
+                }
+                Step::Index(i) => {
+                    use std::fmt::Write;
+                    let _ = write!(out, "[{i}]");
+                }
+            }
+        }
+        out
+    }
+
+    /// `{key}` of custom messages: the map key, the array index, `(document)`.
+    fn key(&self, at: Option<usize>) -> Cow<'_, str> {
+        match at.map(|i| self.steps[i].1) {
+            None => Cow::Borrowed(DOCUMENT),
+            Some(Step::Key(k)) => key_text(k),
+            Some(Step::Index(i)) => Cow::Owned(i.to_string()),
+        }
+    }
+}
+
+const DOCUMENT: &str = "(document)";
 
 enum Root<'n> {
     Node(&'n Node),
@@ -202,76 +278,71 @@ fn has_any(meta: &Meta, names: &[&str]) -> bool {
         .any(|a| names.contains(&a.name.as_str()))
 }
 
-fn key_text(k: &Node) -> String {
+fn key_text(k: &Node) -> Cow<'_, str> {
     match k {
-        Node::Str(s) => s.clone(),
-        other => crate::yaml::emit::yaml_node(other).trim_end().to_owned(),
+        Node::Str(s) => Cow::Borrowed(s),
+        other => Cow::Owned(crate::yaml::emit::yaml_node(other).trim_end().to_owned()),
     }
 }
 
-fn collect_doc<'n>(d: &'n Doc, names: &[&str], out: &mut Vec<Item<'n>>) -> anyhow::Result<()> {
-    collect(&d.value, &mut String::new(), names, out, 0)?;
+/// Annotated items of a document, leaves first (the document's own after its nodes).
+fn collect_doc<'n>(
+    d: &'n Doc,
+    names: &[&str],
+    paths: &mut Paths<'n>,
+    out: &mut Vec<Item<'n>>,
+) -> anyhow::Result<()> {
+    collect(&d.value, names, paths, out, 0)?;
     if has_any(&d.meta, names) {
         out.push(Item {
             node: &d.value,
             meta: &d.meta,
-            path: "(document)".into(),
-            key: "(document)".into(),
+            at: None,
             parent: None,
         });
     }
     Ok(())
 }
 
-/// Annotated items under `node`, leaves first (an item after all of its descendants).
-/// `path` is a buffer holding the path of `node`; it is restored before returning.
+/// Annotated items under `node` (the last of `paths.current`), leaves first: an item after
+/// all of its descendants.
 fn collect<'n>(
     node: &'n Node,
-    path: &mut String,
     names: &[&str],
+    paths: &mut Paths<'n>,
     out: &mut Vec<Item<'n>>,
     depth: usize,
 ) -> anyhow::Result<()> {
     if depth > MAX_DEPTH {
-        bail!("{path}: value is nested too deeply (more than {MAX_DEPTH} levels) to validate");
+        let at = paths.here();
+        bail!(
+            "{}: value is nested too deeply (more than {MAX_DEPTH} levels) to validate",
+            paths.path(at)
+        );
     }
-    let base = path.len();
+    let mut visit = |step: Step<'n>, value: &'n Node, meta: &'n Meta| {
+        paths.current.push((step, None));
+        collect(value, names, paths, out, depth + 1)?;
+        if has_any(meta, names) {
+            out.push(Item {
+                node: value,
+                meta,
+                at: paths.here(),
+                parent: Some(node),
+            });
+        }
+        paths.current.pop();
+        anyhow::Ok(())
+    };
     match node {
         Node::Map(m) => {
             for i in &m.items {
-                let key = key_text(&i.key);
-                if base > 0 {
-                    path.push('.');
-                }
-                path.push_str(&key);
-                collect(&i.value, path, names, out, depth + 1)?;
-                if has_any(&i.meta, names) {
-                    out.push(Item {
-                        node: &i.value,
-                        meta: &i.meta,
-                        path: path.clone(),
-                        key,
-                        parent: Some(node),
-                    });
-                }
-                path.truncate(base);
+                visit(Step::Key(&i.key), &i.value, &i.meta)?;
             }
         }
         Node::Array(a) => {
             for (idx, i) in a.items.iter().enumerate() {
-                use std::fmt::Write;
-                let _ = write!(path, "[{idx}]");
-                collect(&i.value, path, names, out, depth + 1)?;
-                if has_any(&i.meta, names) {
-                    out.push(Item {
-                        node: &i.value,
-                        meta: &i.meta,
-                        path: path.clone(),
-                        key: idx.to_string(),
-                        parent: Some(node),
-                    });
-                }
-                path.truncate(base);
+                visit(Step::Index(idx), &i.value, &i.meta)?;
             }
         }
         _ => {}
@@ -280,24 +351,7 @@ fn collect<'n>(
 }
 
 /// The annotations of `meta` to run, schema rules before `@assert/validate` ones.
-/// What makes two annotations the same: their name, position and argument handles.
-type AnnotationKey = (
-    String,
-    crate::yaml::Pos,
-    Vec<crate::yaml::ValueRef>,
-    Vec<(String, crate::yaml::ValueRef)>,
-);
-
-fn annotation_key(a: &Annotation) -> AnnotationKey {
-    (
-        a.name.clone(),
-        a.pos.clone(),
-        a.args.clone(),
-        a.kwargs.clone(),
-    )
-}
-
-fn annotations<'m>(meta: &'m Meta, names: &[&str]) -> Vec<&'m Annotation> {
+fn annotations<'m>(meta: &'m Meta, names: &[&str]) -> Vec<&'m Arc<Annotation>> {
     let mut out = Vec::new();
     for name in names {
         out.extend(meta.annotations.iter().filter(|a| a.name == *name));
@@ -324,19 +378,20 @@ fn resolve_args<'v>(eval: &mut Evaluator<'v, '_, '_>, a: &Annotation) -> anyhow:
 fn run<'v>(
     eval: &mut Evaluator<'v, '_, '_>,
     items: &[Item],
+    paths: &Paths,
     names: &[&str],
     root: Root,
     report: &mut Report,
 ) -> anyhow::Result<()> {
-    // every annotation is checked before any rule runs; an annotation a schema copied
-    // onto many values (its arguments are the same handles) is parsed once
+    // every annotation is checked before any rule runs; an annotation a schema shared
+    // among many values is parsed once
     let mut validations: Vec<Validation<'v>> = Vec::new();
-    let mut seen: HashMap<AnnotationKey, usize> = HashMap::new();
+    let mut seen: HashMap<*const Annotation, usize, BuildHasherDefault<StarlarkHasher>> =
+        HashMap::default();
     let mut parsed: Vec<(usize, usize)> = Vec::new();
     for (idx, item) in items.iter().enumerate() {
         for a in annotations(item.meta, names) {
-            let key = annotation_key(a);
-            let vi = match seen.get(&key) {
+            let vi = match seen.get(&Arc::as_ptr(a)) {
                 Some(&vi) => vi,
                 None => {
                     let (args, kwargs) = resolve_args(eval, a).map_err(|e| report.wrap(e))?;
@@ -344,7 +399,7 @@ fn run<'v>(
                         report.wrap(anyhow!("Invalid @{} annotation - {e}", a.name))
                     })?;
                     validations.push(v);
-                    seen.insert(key, validations.len() - 1);
+                    seen.insert(Arc::as_ptr(a), validations.len() - 1);
                     validations.len() - 1
                 }
             };
@@ -357,7 +412,7 @@ fn run<'v>(
         let item = &items[*idx];
         let subject = rules::Subject {
             node: item.node,
-            key: item.key.clone(),
+            key: paths.key(item.at),
         };
         let parent = item.parent;
         let mut make_ctx = |heap: Heap<'v>| -> Value<'v> {
@@ -382,11 +437,11 @@ fn run<'v>(
         };
         let found = v
             .run(eval, &subject, &mut make_ctx)
-            .map_err(|e| report.wrap(anyhow!("Validating {}: {e}", item.path)))?;
+            .map_err(|e| report.wrap(anyhow!("Validating {}: {e}", paths.path(item.at))))?;
         if !found.is_empty() {
             report.push(
                 Entry {
-                    path: item.path.clone(),
+                    path: paths.path(item.at),
                     from: Some(item.meta.pos.clone()),
                     violations: found,
                 },

@@ -489,7 +489,7 @@ fn named_arg<'v>(
 pub struct Subject<'n> {
     pub node: &'n Node,
     /// `{key}` of custom messages: the map key, the array index, `(document)`.
-    pub key: String,
+    pub key: std::borrow::Cow<'n, str>,
 }
 
 /// Number of positional parameters a function takes (None when unknown).

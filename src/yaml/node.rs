@@ -56,8 +56,9 @@ pub struct Comment {
 pub struct Meta {
     pub pos: Pos,
     pub comments: ThinVec<Comment>,
-    /// Annotations evaluated by a template (`#@overlay/match by=...` …).
-    pub annotations: ThinVec<Annotation>,
+    /// Annotations evaluated by a template (`#@overlay/match by=...` …). Shared: a
+    /// schema puts the same validation on every value of a type.
+    pub annotations: ThinVec<Arc<Annotation>>,
 }
 
 impl Meta {
@@ -69,7 +70,10 @@ impl Meta {
     }
 
     pub fn annotation(&self, name: &str) -> Option<&Annotation> {
-        self.annotations.iter().find(|a| a.name == name)
+        self.annotations
+            .iter()
+            .find(|a| a.name == name)
+            .map(|a| &**a)
     }
 
     pub fn has_annotation(&self, name: &str) -> bool {
