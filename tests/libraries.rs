@@ -89,3 +89,51 @@ fn values_for_a_library_nobody_evaluates_are_an_error() {
         "ytt: Error: Expected all provided library data values documents to be used but found unused:\n  Data Value belonging to library '@app' on line values.yml:3\n"
     );
 }
+
+/// Regression: a `with_data_values()` fragment adding a value with `@assert/validate` — its
+/// rule lives in the caller's module, still being evaluated — used to fail with an
+/// internal "annotation value not reachable" error.
+#[test]
+fn validations_on_with_data_values_fragments_run_in_the_library() {
+    let out = project(
+        "#@ load(\"@ytt:library\", \"library\")\n\
+         #@ load(\"@ytt:template\", \"template\")\n\
+         #@ def vals(max):\n\
+         #@overlay/match missing_ok=True\n\
+         #@assert/validate (\"a small port\", lambda v: v < max)\n\
+         port: 20\n\
+         #@ end\n\
+         --- #@ template.replace(library.get(\"app\").with_data_values(vals(100)).eval())\n\
+         --- #@ template.replace(library.get(\"app\").with_data_values(vals(10)).eval())\n",
+    )
+    .run(&["-f", "."]);
+    let err = out.err();
+    assert!(
+        err.contains("  port\n         from: config.yml:6\n         - must be: a small port (by: config.yml:5)"),
+        "{err}"
+    );
+    assert!(!err.contains("internal error"), "{err}");
+}
+
+/// Regression: a library's output documents were validated by the library and again in
+/// the caller's output (a `warn=True` rule printed its warning twice).
+#[test]
+fn a_library_output_is_validated_once() {
+    let out = Ytt::new()
+        .file(
+            "_ytt_lib/app/config.yml",
+            "---\n#@assert/validate (\"a small port\", lambda v: v < 10), warn=True\nport: 20\n",
+        )
+        .file(
+            "config.yml",
+            "#@ load(\"@ytt:library\", \"library\")\n\
+             #@ load(\"@ytt:template\", \"template\")\n\
+             --- #@ template.replace(library.get(\"app\").eval())\n",
+        )
+        .run(&["-f", "."]);
+    assert_eq!((out.code, out.stdout.as_str()), (0, "port: 20\n"));
+    assert_eq!(
+        out.stderr,
+        "Warning: Validating output documents:\n  port\n    from: _ytt_lib/app/config.yml:3\n    - must be: a small port (by: _ytt_lib/app/config.yml:2)\n"
+    );
+}

@@ -46,17 +46,13 @@ pub use crate::eval::exec::with_evaluator;
 
 /// Validates a library's final data values: `values` is the document's value, `doc`
 /// the data-values document's metadata (its validations apply to the whole document,
-/// reported as `(document)`). Nothing runs when `disabled`.
+/// reported as `(document)`).
 pub fn validate_values(
     values: &Node,
     doc: Option<&Meta>,
     eval: &mut Evaluator,
-    disabled: bool,
 ) -> anyhow::Result<Report> {
     let mut report = Report::new(Subject::DataValues);
-    if disabled {
-        return Ok(report);
-    }
     let names = &[SCHEMA_VALIDATION, ASSERT_VALIDATE];
     let (mut paths, mut items) = (Paths::default(), Vec::new());
     collect(values, names, &mut paths, &mut items, 0).map_err(|e| report.wrap(e))?;
@@ -174,12 +170,8 @@ pub fn validate_value<'v>(
     Ok(report)
 }
 
-/// Validates and reports: warnings go to stderr; violations are the error.
-pub fn check_values(rt: &Runtime, values: &Node, doc: Option<&Meta>) -> anyhow::Result<()> {
-    with_evaluator(rt, |eval| validate_values(values, doc, eval, false))?.finish()
-}
-
-/// Validates output documents and reports (see [`check_values`]).
+/// Validates output documents and reports: warnings go to stderr; violations are the
+/// error.
 pub fn check_documents(rt: &Runtime, docs: &[&DocSet]) -> anyhow::Result<()> {
     with_evaluator(rt, |eval| validate_documents(docs, eval))?.finish()
 }

@@ -56,6 +56,21 @@ pub struct ValuesStage {
     /// Files to evaluate after the data values (all but data-values files), parsed when
     /// they are YAML templates.
     files: Vec<(LibFile, Option<DocSet>)>,
+    /// The data-values document's metadata: its validations apply to the whole document.
+    doc_meta: Option<Meta>,
+    validation_disabled: bool,
+}
+
+impl ValuesStage {
+    /// Validates the final data values. `eval` must reach the annotation values of every
+    /// document that contributed: a `with_data_values()` fragment's live in the module of
+    /// the caller, which is still being evaluated.
+    pub fn validate(&self, eval: &mut starlark::eval::Evaluator) -> anyhow::Result<()> {
+        if self.validation_disabled {
+            return Ok(());
+        }
+        crate::validations::validate_values(&self.values, self.doc_meta.as_ref(), eval)?.finish()
+    }
 }
 
 /// Runs `f` with an overlay host backed by a fresh evaluator.
@@ -313,14 +328,13 @@ pub fn library_values(
     }
 
     child_envelopes.extend(passing);
-    if !settings.disable_values_validation {
-        crate::validations::check_values(rt, &result, doc_meta.as_ref())?;
-    }
     Ok(ValuesStage {
         values: result,
         schema,
         child_envelopes,
         files,
+        doc_meta,
+        validation_disabled: settings.disable_values_validation,
     })
 }
 
@@ -541,25 +555,7 @@ pub fn cli_envelopes(cli: Vec<CliValues>) -> anyhow::Result<Vec<Envelope>> {
 
 /// The first data-values document is the base: overlay annotations on it mean nothing.
 fn strip_overlay_annotations(mut n: Node) -> Node {
-    match &mut n {
-        Node::Map(m) => {
-            for i in &mut m.items {
-                i.meta
-                    .annotations
-                    .retain(|a| !overlay::is_overlay_annotation(a));
-                i.value = strip_overlay_annotations(std::mem::take(&mut i.value));
-            }
-        }
-        Node::Array(a) => {
-            for i in &mut a.items {
-                i.meta
-                    .annotations
-                    .retain(|a| !overlay::is_overlay_annotation(a));
-                i.value = strip_overlay_annotations(std::mem::take(&mut i.value));
-            }
-        }
-        _ => {}
-    }
+    n.retain_annotations(&|a| !overlay::is_overlay_annotation(a));
     n
 }
 

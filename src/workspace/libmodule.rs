@@ -29,7 +29,8 @@ use crate::eval::runtime::runtime_of;
 use crate::eval::ystruct::YttStruct;
 use crate::files::FileKind;
 use crate::stdlib::overlay::EvalHost;
-use crate::yaml::{DocSet, Meta, Node};
+use crate::validations::ASSERT_VALIDATE;
+use crate::yaml::{Annotation, DocSet, Meta, Node};
 
 /// `library.get`, bound to the calling library and the directory of the calling file.
 #[derive(Debug, Default, ProvidesStaticType, NoSerialize, StarlarkPagable, Allocative)]
@@ -211,6 +212,10 @@ impl Handle {
         let inputs = self.inputs();
         let mut host = EvalHost::new(eval);
         library_values(rt, &self.child, inputs, self.settings, &mut host)
+            .and_then(|stage| {
+                stage.validate(eval)?;
+                Ok(stage)
+            })
             .map_err(|e| self.wrap(what, e))
     }
 
@@ -299,6 +304,12 @@ fn library_methods(builder: &mut MethodsBuilder) {
             if let OutputContent::Yaml(ds) = out.content {
                 docs.docs.extend(ds.docs);
             }
+        }
+        // the library validated its own output: the caller checks only what it adds
+        let not_validation = |a: &Annotation| a.name != ASSERT_VALIDATE;
+        for d in &mut docs.docs {
+            d.meta.annotations.retain(|a| not_validation(a));
+            d.value.retain_annotations(&not_validation);
         }
         Ok(eval
             .heap()

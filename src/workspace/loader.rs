@@ -202,6 +202,7 @@ impl<'a> LibraryEval<'a> {
                         host,
                     )
                 })?;
+                crate::eval::exec::with_evaluator(self.rt, |eval| stage.validate(eval))?;
                 let scope = Arc::new(Scope::new(child.clone(), Vec::new(), self.settings));
                 let l = Rc::new(LibraryEval::new(
                     self.rt,

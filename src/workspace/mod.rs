@@ -88,6 +88,7 @@ pub fn render(mut opts: RenderOptions, files: Vec<InputFile>) -> anyhow::Result<
     let stage = execution::with_host(&rt, |host| {
         execution::library_values(&rt, &library, inputs, settings, host)
     })?;
+    crate::eval::exec::with_evaluator(&rt, |eval| stage.validate(eval))?;
     if opts.schema_inspect {
         let schema = crate::validations::with_evaluator(&rt, |eval| {
             SchemaExport::resolve(stage.schema.as_ref(), eval)

@@ -156,6 +156,25 @@ pub struct DocSet {
 }
 
 impl Node {
+    /// Drops the annotations `keep` rejects from every item below this node.
+    pub fn retain_annotations(&mut self, keep: &dyn Fn(&Annotation) -> bool) {
+        match self {
+            Node::Map(m) => {
+                for i in &mut m.items {
+                    i.meta.annotations.retain(|a| keep(a));
+                    i.value.retain_annotations(keep);
+                }
+            }
+            Node::Array(a) => {
+                for i in &mut a.items {
+                    i.meta.annotations.retain(|a| keep(a));
+                    i.value.retain_annotations(keep);
+                }
+            }
+            _ => {}
+        }
+    }
+
     pub fn is_null(&self) -> bool {
         matches!(self, Node::Null)
     }
