@@ -602,11 +602,14 @@ impl<H: Host + ?Sized> Engine<'_, H> {
         match op {
             Op::Merge => {
                 if idxs.is_empty() {
-                    left.items.push(MapItem {
-                        key: ri.key.clone(),
-                        value: clean(&ri.value),
-                        meta: clean_meta(&ri.meta),
-                    });
+                    push_compact(
+                        &mut left.items,
+                        MapItem {
+                            key: ri.key.clone(),
+                            value: clean(&ri.value),
+                            meta: clean_meta(&ri.meta),
+                        },
+                    );
                 }
                 for i in idxs {
                     let li = &mut left.items[i];
@@ -627,11 +630,14 @@ impl<H: Host + ?Sized> Engine<'_, H> {
             Op::Replace => {
                 if idxs.is_empty() && args.or_add {
                     let value = self.new_value(args.via, &Node::Null, &ri.value)?;
-                    left.items.push(MapItem {
-                        key: ri.key.clone(),
-                        value,
-                        meta: clean_meta(&ri.meta),
-                    });
+                    push_compact(
+                        &mut left.items,
+                        MapItem {
+                            key: ri.key.clone(),
+                            value,
+                            meta: clean_meta(&ri.meta),
+                        },
+                    );
                 }
                 for i in idxs {
                     let value = self.new_value(args.via, &left.items[i].value, &ri.value)?;
@@ -663,10 +669,13 @@ impl<H: Host + ?Sized> Engine<'_, H> {
         let ni = self.node_info(&ri.meta, Kind::ArrayItem, defaults)?;
         let (op, args, info, child_defaults) = (ni.op, &ni.args, &ni.matching, &ni.child_defaults);
         if op == Op::Append {
-            left.items.push(ArrayItem {
-                value: clean(&ri.value),
-                meta: clean_meta(&ri.meta),
-            });
+            push_compact(
+                &mut left.items,
+                ArrayItem {
+                    value: clean(&ri.value),
+                    meta: clean_meta(&ri.meta),
+                },
+            );
             return Ok(());
         }
         let mut idxs = Vec::new();
@@ -684,10 +693,13 @@ impl<H: Host + ?Sized> Engine<'_, H> {
         match op {
             Op::Merge => {
                 if idxs.is_empty() {
-                    left.items.push(ArrayItem {
-                        value: clean(&ri.value),
-                        meta: clean_meta(&ri.meta),
-                    });
+                    push_compact(
+                        &mut left.items,
+                        ArrayItem {
+                            value: clean(&ri.value),
+                            meta: clean_meta(&ri.meta),
+                        },
+                    );
                 }
                 for i in idxs {
                     let li = &mut left.items[i];
@@ -708,10 +720,13 @@ impl<H: Host + ?Sized> Engine<'_, H> {
             Op::Replace => {
                 if idxs.is_empty() && args.or_add {
                     let value = self.new_value(args.via, &Node::Null, &ri.value)?;
-                    left.items.push(ArrayItem {
-                        value,
-                        meta: clean_meta(&ri.meta),
-                    });
+                    push_compact(
+                        &mut left.items,
+                        ArrayItem {
+                            value,
+                            meta: clean_meta(&ri.meta),
+                        },
+                    );
                 }
                 for i in idxs {
                     let value = self.new_value(args.via, &left.items[i].value, &ri.value)?;
@@ -915,4 +930,14 @@ impl<H: Host + ?Sized> Engine<'_, H> {
         }
         Ok(())
     }
+}
+
+/// Pushes without doubling the vector: overlays add a few items to many small maps and
+/// arrays (parsed at their exact size), and doubling each would cost more memory than the
+/// edited documents themselves. Growth stays geometric (×1.25).
+fn push_compact<T>(items: &mut Vec<T>, item: T) {
+    if items.len() == items.capacity() {
+        items.reserve_exact(1 + items.len() / 4);
+    }
+    items.push(item);
 }
