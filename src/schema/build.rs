@@ -30,9 +30,12 @@ type Res<T> = Result<T, Report>;
 
 /// Where an annotation was written: its own comment line when it can be found.
 pub fn annotation_pos(ann: &Annotation) -> Pos {
-    if let Some(file) = &ann.pos.file {
-        if let Some(line) = annotation_line(file, ann.pos.line, &ann.name) {
-            return Pos::new(file, line);
+    if let Some(file) = ann.pos.file.name() {
+        if let Some(line) = annotation_line(&file, ann.pos.line, &ann.name) {
+            return Pos {
+                file: ann.pos.file,
+                line,
+            };
         }
     }
     ann.pos.clone()
@@ -42,9 +45,9 @@ pub fn annotation_pos(ann: &Annotation) -> Pos {
 fn span(node: &Pos, anns: &[&Annotation]) -> Source {
     let Some(name) = node
         .file
-        .as_deref()
+        .name()
         .filter(|_| node.line > 0)
-        .map(str::to_owned)
+        .map(|f| f.to_string())
     else {
         return Source::Calculated {
             text: String::new(),

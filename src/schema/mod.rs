@@ -81,10 +81,10 @@ impl Schema {
 }
 
 fn source_of(pos: &Pos, calculated: &str, flag: Option<FlagOrigin>) -> Source {
-    match &pos.file {
+    match pos.file.name() {
         Some(f) if pos.line > 0 => {
             if let Some(fl) = flag {
-                if &**f == fl.source {
+                if &*f == fl.source {
                     return Source::Text {
                         name: f.to_string(),
                         line: pos.line,

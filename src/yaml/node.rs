@@ -2,21 +2,83 @@
 //! evaluated output documents and data values. Items (documents, map items, array items)
 //! carry metadata: where they came from and the comments attached to them.
 
-use std::sync::Arc;
+use std::cell::Cell;
+use std::sync::{Arc, Mutex};
 
 pub use thin_vec::ThinVec;
+
+/// A file name, interned. Every item carries a position: an id instead of a shared
+/// string makes each item 16 bytes smaller and copying a position free of atomic
+/// reference counting (measured on bench/fleet and bench/overlays).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FileId(u32);
+
+/// The interned names; id `n` is `names[n - 1]` (0: no file).
+#[derive(Default)]
+struct Names {
+    names: Vec<Arc<str>>,
+    ids: std::collections::HashMap<Arc<str>, u32>,
+}
+
+static NAMES: Mutex<Option<Names>> = Mutex::new(None);
+
+thread_local! {
+    /// The last name interned on this thread, by address: the parser asks for the same
+    /// `Arc` once per node. Only addresses of names held by `NAMES` are cached (they are
+    /// never freed, so an address cannot be reused for another name).
+    static LAST: Cell<(usize, u32)> = const { Cell::new((0, 0)) };
+}
+
+impl FileId {
+    pub fn of(name: &Arc<str>) -> FileId {
+        let addr = Arc::as_ptr(name) as *const u8 as usize;
+        let (last_addr, last_id) = LAST.get();
+        if last_addr == addr && last_id != 0 {
+            return FileId(last_id);
+        }
+        let mut guard = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+        let table = guard.get_or_insert_with(Names::default);
+        let id = match table.ids.get(name) {
+            Some(&id) => id,
+            None => {
+                table.names.push(name.clone());
+                let id = table.names.len() as u32;
+                table.ids.insert(name.clone(), id);
+                id
+            }
+        };
+        if Arc::ptr_eq(&table.names[id as usize - 1], name) {
+            LAST.set((addr, id));
+        }
+        FileId(id)
+    }
+
+    pub fn is_none(self) -> bool {
+        self.0 == 0
+    }
+
+    pub fn name(self) -> Option<Arc<str>> {
+        if self.0 == 0 {
+            return None;
+        }
+        let guard = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+        guard
+            .as_ref()
+            .and_then(|t| t.names.get(self.0 as usize - 1).cloned())
+    }
+}
 
 /// A source position. `line` is 1-based; 0 means "not from a file" (computed in memory).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Pos {
-    pub file: Option<Arc<str>>,
+    pub file: FileId,
     pub line: u32,
 }
 
 impl Pos {
     pub fn new(file: &Arc<str>, line: u32) -> Self {
         Pos {
-            file: Some(file.clone()),
+            file: FileId::of(file),
             line,
         }
     }
@@ -26,12 +88,12 @@ impl Pos {
     }
 
     pub fn is_known(&self) -> bool {
-        self.file.is_some() && self.line > 0
+        !self.file.is_none() && self.line > 0
     }
 
     /// `file.yml:12`, as printed in reports.
     pub fn describe(&self) -> String {
-        match &self.file {
+        match self.file.name() {
             Some(f) if self.line > 0 => format!("{f}:{}", self.line),
             Some(f) => f.to_string(),
             None => "(unknown)".to_owned(),

@@ -96,7 +96,7 @@ fn scalars_and_keys() {
     );
     let lines: Vec<u32> = m.items.iter().map(|i| i.meta.pos.line).collect();
     assert_eq!(lines, vec![1, 2, 3, 4, 5, 6, 7, 10, 11, 12]);
-    assert_eq!(m.items[0].meta.pos.file.as_deref(), Some("t.yml"));
+    assert_eq!(m.items[0].meta.pos.file.name().as_deref(), Some("t.yml"));
 }
 
 #[test]

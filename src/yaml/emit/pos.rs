@@ -44,7 +44,7 @@ pub fn pos_docset(ds: &DocSet, out: &mut String) {
 }
 
 fn pos_len(p: &Pos) -> usize {
-    match &p.file {
+    match p.file.name() {
         Some(f) if p.is_known() => f.chars().count() + 1 + decimal_len(p.line),
         _ => 0,
     }
@@ -90,7 +90,7 @@ impl PosPrinter<'_> {
             self.out.push(' ');
         }
         if len > 0 {
-            if let Some(f) = &pos.file {
+            if let Some(f) = pos.file.name() {
                 let _ = write!(self.out, "{f}:{}", pos.line);
             }
         }
