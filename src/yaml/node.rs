@@ -307,3 +307,24 @@ impl Map {
             .map(|i| &i.value)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_ids_are_interned_by_name() {
+        let a: Arc<str> = Arc::from("node-test-a.yml");
+        let a2: Arc<str> = Arc::from("node-test-a.yml");
+        let b: Arc<str> = Arc::from("node-test-b.yml");
+        let (ia, ib) = (FileId::of(&a), FileId::of(&b));
+        assert_eq!(FileId::of(&a2), ia, "same name, another allocation");
+        assert_eq!(FileId::of(&a), ia, "cached address");
+        assert_ne!(ia, ib);
+        assert_eq!(ia.name().as_deref(), Some("node-test-a.yml"));
+        assert_eq!(ib.name().as_deref(), Some("node-test-b.yml"));
+        assert!(FileId::default().is_none() && FileId::default().name().is_none());
+        assert_eq!(Pos::new(&a2, 3).describe(), "node-test-a.yml:3");
+        assert_eq!(Pos::unknown().describe(), "(unknown)");
+    }
+}
