@@ -16,8 +16,9 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use saphyr_parser::{Event, Marker, Parser, ScalarStyle, ScanError, Span};
+use saphyr_parser::{Event, Marker, Parser, ScalarStyle, ScanError, Span, StrInput};
 
+use super::block_scanner::{BlockScanner, Unsupported};
 use super::node::{Array, ArrayItem, Comment, Doc, DocSet, Map, MapItem, Meta, Node, Pos, ThinVec};
 use super::scalar::{
     core_tag, resolve_plain_owned, resolve_plain_strict, resolve_tagged, strict_error_message,
@@ -61,17 +62,24 @@ const MAX_PATCHES: usize = 32;
 /// Parse a YAML stream (all documents of one file).
 pub fn parse(src: &str, file: &Arc<str>, opts: &ParseOptions) -> Result<DocSet, YamlError> {
     check_characters(src)?;
+    // Plain block YAML takes the fast path. It gives up on anything else; errors, too,
+    // are left to saphyr, whose events decide their wording and position (the fast
+    // events are saphyr's only once the whole text is in the subset).
+    if let Ok(ds) = parse_once(BlockScanner::new(src), src, file, opts) {
+        return Ok(ds);
+    }
     let mut patched: Option<String> = None;
     let mut first_err: Option<YamlError> = None;
     for _ in 0..=MAX_PATCHES {
         let text = patched.as_deref().unwrap_or(src);
-        match parse_once(text, file, opts) {
+        match parse_once(Parser::new_from_str(text), text, file, opts) {
             Ok(ds) => return Ok(ds),
             Err(Failure::Yaml(e)) => return Err(e),
             Err(Failure::Retry(t, e)) => {
                 first_err.get_or_insert(e);
                 patched = Some(t);
             }
+            Err(Failure::Unsupported) => unreachable!("saphyr parses everything"),
         }
     }
     Err(first_err.unwrap_or_else(|| YamlError::at(None, "unknown problem parsing YAML content")))
@@ -178,6 +186,8 @@ enum Failure {
     Yaml(YamlError),
     /// saphyr rejected something go-yaml accepts: parse this patched text instead.
     Retry(String, YamlError),
+    /// The fast block scanner met something outside its subset: parse with saphyr.
+    Unsupported,
 }
 
 impl From<YamlError> for Failure {
@@ -1167,18 +1177,38 @@ fn merge_into(
 // The event loop
 // ---------------------------------------------------------------------------------------
 
-fn parse_once(text: &str, file: &Arc<str>, opts: &ParseOptions) -> Result<DocSet, Failure> {
-    let mut parser = Parser::new_from_str(text);
+/// Where `parse_once` gets its events: saphyr's parser or the fast block scanner.
+trait EventSource<'a> {
+    fn next_event(&mut self, text: &str) -> Option<Result<(Event<'a>, Span), Failure>>;
+}
+
+impl<'a> EventSource<'a> for Parser<'a, StrInput<'a>> {
+    fn next_event(&mut self, text: &str) -> Option<Result<(Event<'a>, Span), Failure>> {
+        Parser::next_event(self).map(|r| r.map_err(|e| map_scan_error(&e, text)))
+    }
+}
+
+impl<'a> EventSource<'a> for BlockScanner<'a> {
+    fn next_event(&mut self, _: &str) -> Option<Result<(Event<'a>, Span), Failure>> {
+        BlockScanner::next_event(self).map(|r| r.map_err(|Unsupported| Failure::Unsupported))
+    }
+}
+
+/// Build the documents from the events of `events` (a pure function of `text`, so a
+/// source that gives up can be replaced by another one from the start).
+fn parse_once<'a>(
+    mut events: impl EventSource<'a>,
+    text: &str,
+    file: &Arc<str>,
+    opts: &ParseOptions,
+) -> Result<DocSet, Failure> {
     let mut scan = LineScanner::new(text);
     let mut b = Builder::new(file);
     let mut found: Vec<Comment> = Vec::new();
     let mut bom_pending = text.starts_with('\u{feff}');
 
-    while let Some(res) = parser.next_event() {
-        let (ev, span): (Event, Span) = match res {
-            Ok(x) => x,
-            Err(e) => return Err(map_scan_error(&e, text)),
-        };
+    while let Some(res) = events.next_event(text) {
+        let (ev, span): (Event, Span) = res?;
         scan.scan_to(span.start.index(), &mut found);
         if !found.is_empty() {
             b.add_comments(&mut found);

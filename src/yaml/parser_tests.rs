@@ -574,3 +574,23 @@ fn continuation_lines_at_column_zero() {
     let b = map(&map(&d.docs[0].value).items[0].value);
     assert_eq!(b.items[0].value, s("x\ny"));
 }
+
+#[test]
+fn fast_path_builds_the_same_documents_as_saphyr() {
+    let f: Arc<str> = Arc::from("t.yml");
+    let opts = ParseOptions::default();
+    let src = "# head\n#@ x\na: 1 # t\nb:\n- x\n-\n  c: d # e\n# f\n---\n- k: v\n  l:\n# tail\n";
+    let fast = parse_once(BlockScanner::new(src), src, &f, &opts);
+    let slow = parse_once(Parser::new_from_str(src), src, &f, &opts);
+    match (fast, slow) {
+        (Ok(a), Ok(b)) => assert_eq!(a, b),
+        _ => panic!("both parses should succeed"),
+    }
+    // outside the subset: the fast source gives up, `parse` still parses
+    let src = "a: 'x'\n";
+    assert!(matches!(
+        parse_once(BlockScanner::new(src), src, &f, &opts),
+        Err(Failure::Unsupported)
+    ));
+    assert_eq!(map(&p(src).docs[0].value).items[0].value, s("x"));
+}
