@@ -16,21 +16,29 @@ fn undefined_variable() {
     );
 }
 
-/// The reference lists every undefined name; starlark-rust stops at the first one, so
-/// only the first is reported (a known difference).
+/// Every undefined name is listed with its line, as the reference does (starlark-rust's
+/// compiler stops at the first; the rest come from its scope checker), inside functions
+/// too, with the boolean hint.
 #[test]
-fn first_undefined_variable_is_reported_with_its_line() {
+fn every_undefined_variable_is_reported_with_its_line() {
     let out = tpl(
         "#@ first_missing\n\
          a: 1\n\
-         b: #@ second_missing + 1\n",
+         #@ def f():\n\
+         #@   return second_missing\n\
+         #@ end\n\
+         b: #@ true\n",
         &[],
     );
     assert_eq!(
         out.err(),
         "ytt: Error: \n\
          - undefined: first_missing\n\
-         \x20   tpl.yml:1 | #@ first_missing\n"
+         \x20   tpl.yml:1 | #@ first_missing\n\
+         - undefined: second_missing\n\
+         \x20   tpl.yml:4 | #@   return second_missing\n\
+         - undefined: true (hint: use 'True' instead of 'true' for boolean assignment)\n\
+         \x20   tpl.yml:6 | b: #@ true\n"
     );
 }
 

@@ -1,11 +1,14 @@
 //! Running a compiled template as a Starlark module.
 
+use std::collections::HashMap;
+
 use starlark::environment::{FrozenModule, Globals, GlobalsBuilder, LibraryExtension, Module};
 use starlark::eval::{Evaluator, FileLoader};
 use starlark::syntax::{AstModule, Dialect};
+use starlark::typing::AstModuleTypecheck;
 use starlark::PrintHandler;
 
-use super::error::format_error;
+use super::error::{format_error, message_text};
 use super::runtime::{instructions, Extra, RootOutput, Runtime};
 use crate::template::{instr, CompiledTemplate};
 
@@ -78,9 +81,32 @@ pub fn run_template(
         Err(e) => {
             rt.end_module(t.id, None);
             rt.reset_contexts(depth);
-            Err(format_error(rt, &e))
+            Err(undefined_names(rt, globals, t, &e).unwrap_or_else(|| format_error(rt, &e)))
         }
     }
+}
+
+/// Every undefined name of the template, each with its line, as the reference reports
+/// them: starlark-rust's compiler stops at the first, but the scope checker behind its
+/// `typecheck` collects them all (run only on that error).
+fn undefined_names(
+    rt: &Runtime,
+    globals: &Globals,
+    t: &CompiledTemplate,
+    e: &starlark::Error,
+) -> Option<String> {
+    const UNDEFINED: &str = "undefined: ";
+    if !message_text(e).starts_with(UNDEFINED) {
+        return None;
+    }
+    let ast = AstModule::parse(&t.id.to_string(), t.code.clone(), &dialect()).ok()?;
+    let (errors, ..) = ast.typecheck(globals, &HashMap::new());
+    let report: String = errors
+        .iter()
+        .filter(|x| message_text(x).starts_with(UNDEFINED))
+        .map(|x| format_error(rt, x))
+        .collect();
+    (!report.is_empty()).then_some(report)
 }
 
 /// Runs `f` with a fresh evaluator on a temporary module, with the runtime reachable
