@@ -174,7 +174,7 @@ fn to_node(j: &Json) -> Node {
         Json::Null => Node::Null,
         Json::Bool(b) => Node::Bool(*b),
         Json::Number(n) => match n.as_i64() {
-            Some(i) => Node::Int(i),
+            Some(i) => Node::Int(i.into()),
             None => Node::Float(n.as_f64().unwrap()),
         },
         Json::String(s) => Node::Str(s.clone()),

@@ -531,3 +531,29 @@ fn defs_spanning_documents_and_nested_functions() {
     );
     insta::assert_snapshot!("defs_across_documents", out.ok());
 }
+
+/// Integers beyond int64 and up to uint64 stay integers, from YAML, from Starlark, through
+/// data values and a schema, in YAML and JSON output (they used to become floats).
+#[test]
+fn uint64_integers_are_preserved() {
+    let project = Ytt::new()
+        .file("schema.yml", "#@data/values-schema\n---\nbig: 0\n")
+        .file(
+            "tpl.yml",
+            "#@ load(\"@ytt:data\", \"data\")\n---\n\
+             v: #@ data.values.big\n\
+             half: #@ data.values.big // 2\n\
+             lit: 9223372036854775808\n\
+             neg: #@ -(1<<63)\n",
+        );
+    let args = ["-f", ".", "--data-value-yaml", "big=18446744073709551615"];
+    assert_eq!(
+        project.run(&args).ok(),
+        "v: 18446744073709551615\nhalf: 9223372036854775807\nlit: 9223372036854775808\nneg: -9223372036854775808\n"
+    );
+    let json: Vec<&str> = args.iter().copied().chain(["-o", "json"]).collect();
+    assert_eq!(
+        project.run(&json).ok(),
+        "{\"half\":9223372036854775807,\"lit\":9223372036854775808,\"neg\":-9223372036854775808,\"v\":18446744073709551615}"
+    );
+}

@@ -207,7 +207,7 @@ mod tests {
     #[test]
     fn text_files_are_written_first() {
         let files = vec![
-            yaml_file("a.yml", vec![Node::Int(1)]),
+            yaml_file("a.yml", vec![Node::Int(1.into())]),
             OutputFile {
                 rel_path: "t.txt".into(),
                 content: OutputContent::Text("hi".into()),

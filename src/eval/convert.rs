@@ -33,8 +33,10 @@ fn to_node_depth(v: Value, depth: usize) -> anyhow::Result<Node> {
         return Ok(Node::Str(s.to_owned()));
     }
     if v.get_type() == "int" {
-        return match i64::unpack_value(v) {
-            Ok(Some(i)) => Ok(Node::Int(i)),
+        // YAML holds int64 and uint64 values (as the reference's Go yaml), nothing larger
+        return match (i64::unpack_value(v), u64::unpack_value(v)) {
+            (Ok(Some(i)), _) => Ok(Node::Int(i.into())),
+            (_, Ok(Some(u))) => Ok(Node::Int(u.into())),
             _ => bail!("integer value {v} is too large to be represented in YAML (64-bit at most)"),
         };
     }
@@ -181,11 +183,20 @@ pub fn from_node_struct<'v>(heap: Heap<'v>, n: &Node) -> anyhow::Result<Value<'v
     })
 }
 
+/// A node's integer (int64 or uint64 range) as a Starlark int.
+pub fn alloc_int(heap: Heap<'_>, i: i128) -> Value<'_> {
+    match (i64::try_from(i), u64::try_from(i)) {
+        (Ok(s), _) => heap.alloc(s),
+        (_, Ok(u)) => heap.alloc(u),
+        _ => heap.alloc(num_bigint::BigInt::from(i)),
+    }
+}
+
 pub fn scalar_value<'v>(heap: Heap<'v>, n: &Node) -> Value<'v> {
     match n {
         Node::Null => Value::new_none(),
         Node::Bool(b) => Value::new_bool(*b),
-        Node::Int(i) => heap.alloc(*i),
+        Node::Int(i) => alloc_int(heap, i.get()),
         Node::Float(f) => heap.alloc(*f),
         Node::Str(s) => heap.alloc(s.as_str()),
         Node::Map(_) | Node::Array(_) => from_node(heap, n),

@@ -319,7 +319,7 @@ impl<H: Host + ?Sized> Engine<'_, H> {
         };
         let one = |v: &Node| -> Result<Expects> {
             match v {
-                Node::Int(i) => Ok(Expects::Exactly(*i)),
+                Node::Int(i) => Ok(Expects::Exactly(i64::try_from(i.get()).unwrap_or(i64::MAX))),
                 Node::Str(s) => parse_expects_str(s, kwarg).map_err(OverlayError::new),
                 other => Err(bad(format!("starlark.{}", other.type_name()))),
             }
@@ -444,7 +444,7 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                 }
                 false
             }
-            Expects::Func(r) => match self.host.call(*r, &[&Node::Int(n)])? {
+            Expects::Func(r) => match self.host.call(*r, &[&Node::Int(n.into())])? {
                 Node::Bool(b) => b,
                 _ => return err(
                     "Expected keyword argument 'expects' to have a function that returns a boolean",
@@ -681,7 +681,12 @@ impl<H: Host + ?Sized> Engine<'_, H> {
         let mut idxs = Vec::new();
         if !matches!(info.by, By::Nothing) {
             for (i, li) in left.items.iter().enumerate() {
-                if self.test(&info.by, &Node::Int(i as i64), &li.value, &ri.value)? {
+                if self.test(
+                    &info.by,
+                    &Node::Int((i as u64).into()),
+                    &li.value,
+                    &ri.value,
+                )? {
                     idxs.push(i);
                 }
             }
@@ -816,7 +821,7 @@ impl<H: Host + ?Sized> Engine<'_, H> {
         let mut global = 0i64;
         for (s, set) in left.iter().enumerate() {
             for (d, doc) in set.docs.iter().enumerate() {
-                if self.test(&info.by, &Node::Int(global), &doc.value, &rd.value)? {
+                if self.test(&info.by, &Node::Int(global.into()), &doc.value, &rd.value)? {
                     idxs.push((s, d));
                 }
                 global += 1;

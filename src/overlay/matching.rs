@@ -27,7 +27,7 @@ impl Matcher {
     pub fn matches(&self, index_or_key: &Node, left: &Node, right: &Node) -> Result<bool, String> {
         Ok(match self {
             Matcher::All => true,
-            Matcher::Index(i) => index_or_key.value_eq(&Node::Int(*i)),
+            Matcher::Index(i) => index_or_key.value_eq(&Node::Int((*i).into())),
             Matcher::MapKey(name) => map_key_matches(name, left, right)?,
             Matcher::Subset(expected) => compare_subset(left, expected).is_ok(),
             Matcher::And(ms) => {
@@ -260,7 +260,10 @@ mod tests {
 
     #[test]
     fn subset_maps_arrays_scalars() {
-        let left = map(vec![("a", Node::Int(1)), ("b", arr(vec![s("x"), s("y")]))]);
+        let left = map(vec![
+            ("a", Node::Int(1.into())),
+            ("b", arr(vec![s("x"), s("y")])),
+        ]);
         assert!(compare_subset(&left, &map(vec![("a", Node::Float(1.0))])).is_ok());
         assert!(compare_subset(&left, &map(vec![("b", arr(vec![s("x")]))])).is_ok());
         assert!(compare_subset(&left, &map(vec![("b", arr(vec![s("y")]))])).is_err());
@@ -276,7 +279,7 @@ mod tests {
         let left = map(vec![("name", s("first"))]);
         let first = Matcher::Subset(map(vec![("name", s("first"))]));
         let third = Matcher::Subset(map(vec![("name", s("third"))]));
-        let idx = Node::Int(0);
+        let idx = Node::Int(0.into());
         let m = Matcher::Or(vec![first.clone(), third.clone()]);
         assert_eq!(m.matches(&idx, &left, &Node::Null), Ok(true));
         let m = Matcher::And(vec![first.clone(), third]);
@@ -288,7 +291,7 @@ mod tests {
 
     #[test]
     fn map_key() {
-        let l = map(vec![("name", Node::Int(1))]);
+        let l = map(vec![("name", Node::Int(1.into()))]);
         let r = map(vec![("name", Node::Float(1.0))]);
         assert_eq!(map_key_matches(&s("name"), &l, &r), Ok(true));
         assert!(map_key_matches(&s("other"), &l, &r).is_err());

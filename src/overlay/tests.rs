@@ -314,7 +314,7 @@ fn document_expectation_error_lists_lines() {
     let mut h = FakeHost::default();
     let mut left = vec![yaml("---\nid: 1\n---\nid: 2\n")];
     let all = h.ann("overlay/match", vec![("by", Arg::Matcher(Matcher::All))]);
-    let o = doc(map(vec![item("x", Node::Int(1), vec![])]), vec![all]);
+    let o = doc(map(vec![item("x", Node::Int(1.into()), vec![])]), vec![all]);
     let e = apply_to_docsets(&mut left, &o, &mut h).unwrap_err();
     assert_eq!(
         e.indented(1),
@@ -329,7 +329,7 @@ fn append_and_unmatched_merge_go_to_last_docset() {
     let app = h.ann("overlay/append", vec![]);
     apply_to_docsets(
         &mut left,
-        &doc(map(vec![item("c", Node::Int(3), vec![])]), vec![app]),
+        &doc(map(vec![item("c", Node::Int(3.into()), vec![])]), vec![app]),
         &mut h,
     )
     .unwrap();
@@ -357,10 +357,14 @@ fn apply_node_merges_and_replaces_scalars() {
     let mut h = FakeHost::default();
     let left = yaml("a: 1\nb:\n  c: [1, 2]\n").docs.remove(0).value;
     let right = map(vec![
-        item("a", Node::Int(5), vec![]),
+        item("a", Node::Int(5.into()), vec![]),
         item(
             "b",
-            map(vec![item("c", arr(vec![(Node::Int(3), vec![])]), vec![])]),
+            map(vec![item(
+                "c",
+                arr(vec![(Node::Int(3.into()), vec![])]),
+                vec![],
+            )]),
             vec![],
         ),
     ]);

@@ -725,7 +725,7 @@ mod tests {
     #[test]
     fn infers_types_defaults_and_string_validation_defaults() {
         let mut host = FakeHost(vec![
-            (Node::Int(1), "starlark.Int"),
+            (Node::Int(1.into()), "starlark.Int"),
             (Node::Bool(true), "starlark.Bool"),
             (Node::Str("d".into()), "starlark.String"),
         ]);
@@ -737,7 +737,12 @@ mod tests {
                     3,
                     vec![ann(DESC, 3, &[2], &[])],
                 ),
-                item("port", Node::Int(80), 4, vec![ann(NULLABLE, 4, &[], &[])]),
+                item(
+                    "port",
+                    Node::Int(80.into()),
+                    4,
+                    vec![ann(NULLABLE, 4, &[], &[])],
+                ),
                 item(
                     "tags",
                     Node::Array(Array {
@@ -751,7 +756,7 @@ mod tests {
                 ),
                 item(
                     "free",
-                    Node::Int(0),
+                    Node::Int(0.into()),
                     7,
                     vec![ann(TYPE, 7, &[], &[("any", 1)])],
                 ),
@@ -782,14 +787,14 @@ mod tests {
                 item("name", Node::Str("x".into()), 3, vec![]),
                 item("port", Node::Null, 4, vec![]),
                 item("tags", Node::Array(Array::default()), 5, vec![]),
-                item("free", Node::Int(0), 7, vec![]),
+                item("free", Node::Int(0.into()), 7, vec![]),
             ]
         })));
     }
 
     #[test]
     fn malformed_annotations_are_reported() {
-        let mut host = FakeHost(vec![(Node::Int(1), "starlark.Int")]);
+        let mut host = FakeHost(vec![(Node::Int(1.into()), "starlark.Int")]);
         let doc = Node::Map(Map {
             items: vec![item(
                 "a",

@@ -245,7 +245,7 @@ mod tests {
     fn fills_defaults_in_array_items_and_reports_mismatches() {
         let elem = map_of(
             vec![
-                ("id", scalar(Kind::Integer, 4, Node::Int(0))),
+                ("id", scalar(Kind::Integer, 4, Node::Int(0.into()))),
                 ("mask", scalar(Kind::String, 5, Node::Str("m".into()))),
             ],
             3,
@@ -269,11 +269,14 @@ mod tests {
             Node::Array(Array {
                 items: vec![
                     ArrayItem {
-                        value: map(vec![("id", Node::Int(2))]),
+                        value: map(vec![("id", Node::Int(2.into()))]),
                         meta: Meta::default(),
                     },
                     ArrayItem {
-                        value: map(vec![("id", Node::Str("x".into())), ("nope", Node::Int(1))]),
+                        value: map(vec![
+                            ("id", Node::Str("x".into())),
+                            ("nope", Node::Int(1.into())),
+                        ]),
                         meta: Meta::default(),
                     },
                 ],
@@ -312,13 +315,13 @@ mod tests {
         let f = scalar(Kind::Float, 1, Node::Float(1.0));
         check(
             &f,
-            &mut Node::Int(3),
+            &mut Node::Int(3.into()),
             &mut Meta::default(),
             Holder::Doc,
             &mut out,
         );
         assert!(out.is_empty());
-        let i = scalar(Kind::Integer, 1, Node::Int(1));
+        let i = scalar(Kind::Integer, 1, Node::Int(1.into()));
         check(
             &i,
             &mut Node::Float(3.5),

@@ -327,7 +327,7 @@ fn check_added(kind: AssertKind, arg: Value, node: &Node) -> Result<(), String> 
 
 fn number_arg(v: Value) -> Option<Number> {
     match to_node(v).ok()? {
-        Node::Int(i) if v.get_type() == "int" => Some(Number::Int(i)),
+        Node::Int(i) if v.get_type() == "int" => Some(Number::of_int(i.get())),
         Node::Float(f) => Some(Number::Float(f)),
         _ => None,
     }

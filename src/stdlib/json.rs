@@ -244,7 +244,10 @@ impl Parser<'_> {
         let text = std::str::from_utf8(&self.b[start..self.i]).unwrap_or("0");
         if !is_float {
             if let Ok(i) = text.parse::<i64>() {
-                return Ok(Node::Int(i));
+                return Ok(Node::Int(i.into()));
+            }
+            if let Ok(u) = text.parse::<u64>() {
+                return Ok(Node::Int(u.into()));
             }
         }
         match text.parse::<f64>() {

@@ -100,7 +100,7 @@ fn table_node(t: &toml::Table) -> Node {
 fn value_node(v: &toml::Value) -> Node {
     match v {
         toml::Value::String(s) => Node::Str(s.clone()),
-        toml::Value::Integer(i) => Node::Int(*i),
+        toml::Value::Integer(i) => Node::Int((*i).into()),
         toml::Value::Float(f) => Node::Float(*f),
         toml::Value::Boolean(b) => Node::Bool(*b),
         toml::Value::Datetime(d) => Node::Str(d.to_string()),

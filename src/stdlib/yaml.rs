@@ -159,7 +159,7 @@ mod more_tests {
         let map = Node::Map(Map {
             items: vec![MapItem {
                 key: Node::Str("a".into()),
-                value: Node::Int(1),
+                value: Node::Int(1.into()),
                 meta: Meta::default(),
             }],
         });

@@ -82,7 +82,10 @@ fn to_cel(n: &Node, depth: usize) -> Value {
     match n {
         Node::Null => Value::Null,
         Node::Bool(b) => Value::Bool(*b),
-        Node::Int(i) => Value::Int(*i),
+        Node::Int(i) => match i64::try_from(i.get()) {
+            Ok(s) => Value::Int(s),
+            Err(_) => Value::UInt(i.get() as u64),
+        },
         Node::Float(f) => Value::Float(*f),
         Node::Str(s) => Value::String(Arc::new(s.clone())),
         Node::Array(a) => Value::List(Arc::new(
@@ -96,7 +99,10 @@ fn to_cel(n: &Node, depth: usize) -> Value {
             for i in &m.items {
                 let key = match &i.key {
                     Node::Str(s) => Key::String(Arc::new(s.clone())),
-                    Node::Int(k) => Key::Int(*k),
+                    Node::Int(k) => match i64::try_from(k.get()) {
+                        Ok(s) => Key::Int(s),
+                        Err(_) => Key::Uint(k.get() as u64),
+                    },
                     Node::Bool(b) => Key::Bool(*b),
                     other => Key::String(Arc::new(
                         crate::yaml::emit::yaml_node(other).trim_end().to_owned(),
@@ -131,7 +137,7 @@ mod tests {
     fn evaluates_rules() {
         let r = compile("self.min <= self.max").unwrap();
         assert!(!r.transition);
-        let v = map(&[("min", Node::Int(10)), ("max", Node::Int(5))]);
+        let v = map(&[("min", Node::Int(10.into())), ("max", Node::Int(5.into()))]);
         assert_eq!(evaluate(&r, &v), Ok(false));
         let r = compile("self.startsWith('kube')").unwrap();
         assert_eq!(evaluate(&r, &Node::Str("kube-system".into())), Ok(true));
@@ -141,6 +147,6 @@ mod tests {
         let r = compile("self.nope > 1").unwrap();
         assert!(evaluate(&r, &map(&[])).is_err());
         let r = compile("self + 1").unwrap();
-        assert!(evaluate(&r, &Node::Int(1)).is_err());
+        assert!(evaluate(&r, &Node::Int(1.into())).is_err());
     }
 }

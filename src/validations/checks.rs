@@ -126,7 +126,7 @@ pub fn format(n: &Node, f: Format) -> Outcome {
 
 fn integer(n: &Node) -> Result<Option<i128>, String> {
     match n {
-        Node::Int(i) => Ok(Some(*i as i128)),
+        Node::Int(i) => Ok(Some(i.get())),
         Node::Float(f) if f.is_finite() && f.fract() == 0.0 && f.abs() < 1e30 => {
             Ok(Some(*f as i128))
         }
@@ -156,6 +156,11 @@ pub enum Number {
 }
 
 impl Number {
+    /// A node's integer: beyond int64 (a uint64) it is compared as a float.
+    pub fn of_int(i: i128) -> Number {
+        i64::try_from(i).map_or(Number::Float(i as f64), Number::Int)
+    }
+
     pub fn text(self) -> String {
         match self {
             Number::Int(i) => i.to_string(),
@@ -173,10 +178,10 @@ impl Number {
 
 pub fn multiple_of(n: &Node, m: Number) -> Outcome {
     let ok = match (n, m) {
-        (Node::Int(i), Number::Int(d)) => d != 0 && i.checked_rem(d).unwrap_or(0) == 0,
+        (Node::Int(i), Number::Int(d)) => d != 0 && i.get().checked_rem(d.into()).unwrap_or(0) == 0,
         (Node::Int(_) | Node::Float(_), _) => {
             let v = match n {
-                Node::Int(i) => *i as f64,
+                Node::Int(i) => i.get() as f64,
                 Node::Float(f) => *f,
                 _ => 0.0,
             };
@@ -218,7 +223,7 @@ mod tests {
             Err("value does not start with \"https://\"".into())
         );
         assert_eq!(
-            ends_with(&Node::Int(1), "x"),
+            ends_with(&Node::Int(1.into()), "x"),
             Err("expected a string, but was int".into())
         );
         assert_eq!(len_eq(&s("short"), 16), Err("length = 5".into()));
@@ -226,24 +231,33 @@ mod tests {
             contains(&s("a@sha256:1"), &s("@sha256:"), "\"@sha256:\""),
             Ok(())
         );
-        assert!(contains(&s("abc"), &Node::Int(1), "1").is_err());
+        assert!(contains(&s("abc"), &Node::Int(1.into()), "1").is_err());
     }
 
     #[test]
     fn numeric_checks() {
-        assert_eq!(parity(&Node::Int(4), true), Ok(()));
-        assert_eq!(parity(&Node::Int(1023), true), Err("value is odd".into()));
-        assert_eq!(parity(&Node::Int(4), false), Err("value is even".into()));
+        assert_eq!(parity(&Node::Int(4.into()), true), Ok(()));
+        assert_eq!(
+            parity(&Node::Int(1023.into()), true),
+            Err("value is odd".into())
+        );
+        assert_eq!(
+            parity(&Node::Int(4.into()), false),
+            Err("value is even".into())
+        );
         assert_eq!(
             parity(&Node::Float(1.5), false),
             Err("value is not an integer".into())
         );
-        assert_eq!(multiple_of(&Node::Int(64), Number::Int(8)), Ok(()));
+        assert_eq!(multiple_of(&Node::Int(64.into()), Number::Int(8)), Ok(()));
         assert_eq!(
-            multiple_of(&Node::Int(5000), Number::Int(1024)),
+            multiple_of(&Node::Int(5000.into()), Number::Int(1024)),
             Err("value is not a multiple of 1024".into())
         );
-        assert_eq!(multiple_of(&Node::Int(i64::MIN), Number::Int(-1)), Ok(()));
+        assert_eq!(
+            multiple_of(&Node::Int(i64::MIN.into()), Number::Int(-1)),
+            Ok(())
+        );
         assert_eq!(multiple_of(&Node::Float(1.5), Number::Float(0.5)), Ok(()));
     }
 }

@@ -133,7 +133,7 @@ fn number_of(v: Value) -> Option<Number> {
     }
     if v.get_type() == "int" {
         return to_node(v).ok().and_then(|n| match n {
-            Node::Int(i) => Some(Number::Int(i)),
+            Node::Int(i) => Some(Number::of_int(i.get())),
             _ => None,
         });
     }

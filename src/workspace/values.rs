@@ -237,16 +237,25 @@ mod tests {
 
     #[test]
     fn plain_merge_adds_keys_and_replaces_the_rest() {
-        let mut left = map(&[("a", Node::Int(1)), ("b", map(&[("c", Node::Int(2))]))]);
+        let mut left = map(&[
+            ("a", Node::Int(1.into())),
+            ("b", map(&[("c", Node::Int(2.into()))])),
+        ]);
         merge_plain(
             &mut left,
-            map(&[("b", map(&[("d", Node::Int(3))])), ("e", Node::Bool(true))]),
+            map(&[
+                ("b", map(&[("d", Node::Int(3.into()))])),
+                ("e", Node::Bool(true)),
+            ]),
         );
         assert_eq!(
             left,
             map(&[
-                ("a", Node::Int(1)),
-                ("b", map(&[("c", Node::Int(2)), ("d", Node::Int(3))])),
+                ("a", Node::Int(1.into())),
+                (
+                    "b",
+                    map(&[("c", Node::Int(2.into())), ("d", Node::Int(3.into()))])
+                ),
                 ("e", Node::Bool(true))
             ])
         );
@@ -279,12 +288,18 @@ mod tests {
 
     #[test]
     fn set_path_repositions_the_leaf() {
-        let mut v = map(&[("a", Node::Int(1))]);
-        set_path(&mut v, &["a".into()], Node::Int(2), "(data-value arg)").unwrap();
+        let mut v = map(&[("a", Node::Int(1.into()))]);
+        set_path(
+            &mut v,
+            &["a".into()],
+            Node::Int(2.into()),
+            "(data-value arg)",
+        )
+        .unwrap();
         let Node::Map(m) = &v else {
             panic!("not a map")
         };
-        assert_eq!(m.items[0].value, Node::Int(2));
+        assert_eq!(m.items[0].value, Node::Int(2.into()));
         assert_eq!(m.items[0].meta.pos.describe(), "(data-value arg):1");
     }
 }

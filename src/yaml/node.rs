@@ -3,6 +3,7 @@
 //! carry metadata: where they came from and the comments attached to them.
 
 use std::cell::Cell;
+use std::fmt;
 use std::sync::{Arc, Mutex};
 
 pub use thin_vec::ThinVec;
@@ -65,6 +66,58 @@ impl FileId {
         guard
             .as_ref()
             .and_then(|t| t.names.get(self.0 as usize - 1).cloned())
+    }
+}
+
+/// An integer node's value, in the int64 and uint64 ranges (as go-yaml reads them). Kept
+/// in two 8-byte halves: nodes live inside Starlark values, whose heap aligns to 8 bytes,
+/// and an `i128` needs 16.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Int {
+    hi: i64,
+    lo: u64,
+}
+
+impl Int {
+    pub fn new(i: i128) -> Int {
+        Int {
+            hi: (i >> 64) as i64,
+            lo: i as u64,
+        }
+    }
+
+    pub fn get(self) -> i128 {
+        (i128::from(self.hi) << 64) | i128::from(self.lo)
+    }
+}
+
+impl From<i32> for Int {
+    fn from(i: i32) -> Int {
+        Int::new(i.into())
+    }
+}
+
+impl From<i64> for Int {
+    fn from(i: i64) -> Int {
+        Int::new(i.into())
+    }
+}
+
+impl From<u64> for Int {
+    fn from(u: u64) -> Int {
+        Int::new(u.into())
+    }
+}
+
+impl fmt::Display for Int {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.get().fmt(f)
+    }
+}
+
+impl fmt::Debug for Int {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.get().fmt(f)
     }
 }
 
@@ -173,7 +226,7 @@ pub enum Node {
     #[default]
     Null,
     Bool(bool),
-    Int(i64),
+    Int(Int),
     Float(f64),
     Str(String),
     Map(Map),
@@ -272,7 +325,9 @@ impl Node {
     /// numerically, as the reference's overlay matchers do.
     pub fn value_eq(&self, other: &Node) -> bool {
         match (self, other) {
-            (Node::Int(a), Node::Float(b)) | (Node::Float(b), Node::Int(a)) => (*a as f64) == *b,
+            (Node::Int(a), Node::Float(b)) | (Node::Float(b), Node::Int(a)) => {
+                (a.get() as f64) == *b
+            }
             (Node::Map(a), Node::Map(b)) => {
                 a.items.len() == b.items.len()
                     && a.items

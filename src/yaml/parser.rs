@@ -160,7 +160,7 @@ pub fn dedup_last_wins(map: &mut Map) {
 enum KeyRepr {
     Null,
     Bool(bool),
-    Int(i64),
+    Int(i128),
     Float(u64),
     Str(String),
     Other(String),
@@ -171,7 +171,7 @@ impl KeyRepr {
         match n {
             Node::Null => KeyRepr::Null,
             Node::Bool(b) => KeyRepr::Bool(*b),
-            Node::Int(i) => KeyRepr::Int(*i),
+            Node::Int(i) => KeyRepr::Int(i.get()),
             Node::Float(f) if f.is_nan() => KeyRepr::Float(u64::MAX),
             Node::Float(f) => KeyRepr::Float((f + 0.0).to_bits()),
             Node::Str(s) => KeyRepr::Str(s.clone()),

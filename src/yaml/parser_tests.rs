@@ -83,7 +83,7 @@ fn scalars_and_keys() {
         kv,
         vec![
             (s("a"), Node::Bool(true)),
-            (Node::Bool(true), Node::Int(1)),
+            (Node::Bool(true), Node::Int(1.into())),
             (Node::Null, s("x")),
             (Node::Float(1.5), s("f")),
             (s("2"), s("s")),
@@ -103,7 +103,7 @@ fn scalars_and_keys() {
 fn documents() {
     let d = p("a: 1\n--- 2\n---\n- x\n");
     assert_eq!(d.docs.len(), 3);
-    assert_eq!(d.docs[1].value, Node::Int(2));
+    assert_eq!(d.docs[1].value, Node::Int(2.into()));
     let lines: Vec<u32> = d.docs.iter().map(|x| x.meta.pos.line).collect();
     assert_eq!(lines, vec![1, 2, 3]);
     let d = p("a: 1\n...\n---\nb: 2\n");
@@ -303,7 +303,10 @@ fn anchors_aliases_merge() {
         .collect();
     assert_eq!(
         kv,
-        vec![(s("x"), Node::Int(1)), (Node::Bool(true), Node::Int(3))]
+        vec![
+            (s("x"), Node::Int(1.into())),
+            (Node::Bool(true), Node::Int(3.into()))
+        ]
     );
 
     let d = p("versions:\n- &version\n  name: v1alpha1\n  served: true\n- << : *version\n  name: v1beta1\n");
@@ -325,7 +328,10 @@ fn anchors_aliases_merge() {
         .collect();
     assert_eq!(
         kv,
-        vec![(Node::Bool(true), Node::Int(0)), (s("x"), Node::Int(1))]
+        vec![
+            (Node::Bool(true), Node::Int(0.into())),
+            (s("x"), Node::Int(1.into()))
+        ]
     );
 
     let e = err("a: &a {x: 1}\nb: &b {y: 2}\nc:\n  <<: [*a, *b]\n  z: 3\n");
@@ -365,14 +371,14 @@ fn duplicate_keys() {
     dedup_last_wins(&mut m);
     assert_eq!(m.items.len(), 2);
     assert_eq!(m.items[0].key, s("a"));
-    assert_eq!(m.items[0].value, Node::Int(3));
+    assert_eq!(m.items[0].value, Node::Int(3.into()));
     assert_eq!(m.items[0].meta.pos.line, 1);
     // y and yes collapse to `true`
     let mut n = p("m:\n  y: 1\n  x: 0\n  yes: 2\n").docs[0].value.clone();
     dedup_last_wins_deep(&mut n);
     let inner = map(&map(&n).items[0].value);
     assert_eq!(inner.items.len(), 2);
-    assert_eq!(inner.items[0].value, Node::Int(2));
+    assert_eq!(inner.items[0].value, Node::Int(2.into()));
     // many keys (hash path)
     let mut src = String::new();
     for i in 0..50 {
@@ -456,7 +462,7 @@ fn tab_after_colon_is_accepted() {
     let d = p("a:\tb\nc:\t1\n");
     let m = map(&d.docs[0].value);
     assert_eq!(m.items[0].value, s("b"));
-    assert_eq!(m.items[1].value, Node::Int(1));
+    assert_eq!(m.items[1].value, Node::Int(1.into()));
     let d = p("v: a\tb\n");
     assert_eq!(map(&d.docs[0].value).items[0].value, s("a\tb"));
 }
@@ -466,7 +472,7 @@ fn complex_scalar_key() {
     let d = p("? a\n: 1\n");
     let m = map(&d.docs[0].value);
     assert_eq!(m.items[0].key, s("a"));
-    assert_eq!(m.items[0].value, Node::Int(1));
+    assert_eq!(m.items[0].value, Node::Int(1.into()));
 }
 
 #[test]

@@ -202,8 +202,8 @@ fn resolve_number(s: &str) -> Option<Node> {
         std::borrow::Cow::Borrowed(s)
     };
     match parse_go_int(&plain) {
-        GoInt::I64(v) => return Some(Node::Int(v)),
-        GoInt::U64(v) => return Some(Node::Float(v as f64)),
+        GoInt::I64(v) => return Some(Node::Int(v.into())),
+        GoInt::U64(v) => return Some(Node::Int(v.into())),
         GoInt::Invalid => {}
     }
     if is_yaml_float(&plain) {
@@ -375,12 +375,12 @@ pub fn resolve_tagged(tag: CoreTag, value: &str) -> Result<Node, String> {
             Node::Float(f)
                 if f.fract() == 0.0 && f.abs() < 9.2e18 && !value.contains(['.', 'e', 'E']) =>
             {
-                Ok(Node::Int(f as i64))
+                Ok(Node::Int((f as i64).into()))
             }
             _ => Err(mismatch("!!int")),
         },
         CoreTag::Float => match resolve_plain(value) {
-            Node::Int(i) => Ok(Node::Float(i as f64)),
+            Node::Int(i) => Ok(Node::Float(i.get() as f64)),
             n @ Node::Float(_) => Ok(n),
             _ => Err(mismatch("!!float")),
         },
@@ -411,6 +411,7 @@ pub fn decode_binary(value: &str) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::yaml::Int;
 
     fn f(s: &str) -> f64 {
         match resolve_plain(s) {
@@ -466,7 +467,7 @@ mod tests {
             ("0x7FFFFFFFFFFFFFFF", i64::MAX),
         ];
         for (s, v) in cases {
-            assert_eq!(resolve_plain(s), Node::Int(*v), "{s}");
+            assert_eq!(resolve_plain(s), Node::Int((*v).into()), "{s}");
         }
     }
 
@@ -493,9 +494,27 @@ mod tests {
         assert!(f(".NaN").is_nan());
         assert!(f(".NAN").is_nan());
         assert_eq!(f("123456789012345678901234567890"), 1.2345678901234568e29);
-        // beyond i64, within u64: an int in the reference, a float here
-        assert_eq!(f("9223372036854775808"), 9223372036854775808.0);
-        assert_eq!(f("0xFFFFFFFFFFFFFFFF"), 18446744073709551615.0);
+        // beyond u64
+        assert_eq!(f("18446744073709551616"), 18446744073709551616.0);
+    }
+
+    /// Beyond int64 and up to uint64, integers stay integers (as go-yaml reads them).
+    #[test]
+    fn uint64_range_ints() {
+        assert_eq!(
+            resolve_plain("9223372036854775808"),
+            Node::Int(9223372036854775808u64.into())
+        );
+        assert_eq!(
+            resolve_plain("0xFFFFFFFFFFFFFFFF"),
+            Node::Int(u64::MAX.into())
+        );
+        assert_eq!(
+            resolve_plain("-9223372036854775808"),
+            Node::Int(i64::MIN.into())
+        );
+        assert_eq!(Int::from(u64::MAX).to_string(), "18446744073709551615");
+        assert_eq!(Int::from(-1i64).get(), -1);
     }
 
     #[test]
@@ -535,8 +554,8 @@ mod tests {
         let t = |tag, v| resolve_tagged(tag, v).unwrap();
         assert_eq!(t(CoreTag::Str, "123"), Node::Str("123".into()));
         assert_eq!(t(CoreTag::Str, "yes"), Node::Str("yes".into()));
-        assert_eq!(t(CoreTag::Int, "5"), Node::Int(5));
-        assert_eq!(t(CoreTag::Int, "0x10"), Node::Int(16));
+        assert_eq!(t(CoreTag::Int, "5"), Node::Int(5.into()));
+        assert_eq!(t(CoreTag::Int, "0x10"), Node::Int(16.into()));
         assert_eq!(t(CoreTag::Float, "1"), Node::Float(1.0));
         assert_eq!(t(CoreTag::Float, "2"), Node::Float(2.0));
         assert_eq!(t(CoreTag::Bool, "yes"), Node::Bool(true));
@@ -560,8 +579,8 @@ mod tests {
     fn strict() {
         assert_eq!(resolve_plain_strict("true"), Ok(Node::Bool(true)));
         assert_eq!(resolve_plain_strict(""), Ok(Node::Null));
-        assert_eq!(resolve_plain_strict("123"), Ok(Node::Int(123)));
-        assert_eq!(resolve_plain_strict("-0"), Ok(Node::Int(0)));
+        assert_eq!(resolve_plain_strict("123"), Ok(Node::Int(123.into())));
+        assert_eq!(resolve_plain_strict("-0"), Ok(Node::Int(0.into())));
         assert_eq!(resolve_plain_strict("1.5e3"), Ok(Node::Float(1500.0)));
         assert_eq!(resolve_plain_strict("abc"), Ok(Node::Str("abc".into())));
         assert_eq!(

@@ -97,14 +97,14 @@ pub fn array_node(items: Vec<Node>) -> Node {
 
 fn number_node(n: Number) -> Node {
     match n {
-        Number::Int(i) => Node::Int(i),
+        Number::Int(i) => Node::Int(i.into()),
         Number::Float(f) => Node::Float(f),
     }
 }
 
 fn numeric(n: &Node) -> Option<f64> {
     match n {
-        Node::Int(i) => Some(*i as f64),
+        Node::Int(i) => Some(i.get() as f64),
         Node::Float(f) if f.is_finite() => Some(*f),
         _ => None,
     }
@@ -307,10 +307,10 @@ impl Builder {
             _ => ("minLength", "maxLength"),
         };
         if let Some(n) = c.min_len {
-            out.push((min_key, Node::Int(n.min(i64::MAX as u64) as i64)));
+            out.push((min_key, Node::Int(n.into())));
         }
         if let Some(n) = c.max_len {
-            out.push((max_key, Node::Int(n.min(i64::MAX as u64) as i64)));
+            out.push((max_key, Node::Int(n.into())));
         }
         if let Some(n) = c.multiple_of {
             out.push(("multipleOf", number_node(n)));
@@ -540,7 +540,7 @@ mod tests {
         assert_eq!(cel_member(&str_node("ok_1")), "self.ok_1");
         assert_eq!(cel_member(&str_node("a-b")), "self[\"a-b\"]");
         assert_eq!(cel_member(&str_node("in")), "self[\"in\"]");
-        assert_eq!(cel_member(&Node::Int(3)), "self[3]");
+        assert_eq!(cel_member(&Node::Int(3.into())), "self[3]");
         assert_eq!(lcm(4, 6), Some(12));
         assert_eq!(lcm(i64::MAX, i64::MAX - 1), None);
         assert_eq!(lcm(0, 2), None);

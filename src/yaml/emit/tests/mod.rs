@@ -14,7 +14,7 @@ fn from_json(v: &serde_json::Value) -> Node {
         serde_json::Value::Null => Node::Null,
         serde_json::Value::Bool(b) => Node::Bool(*b),
         serde_json::Value::Number(n) => match n.as_i64() {
-            Some(i) => Node::Int(i),
+            Some(i) => Node::Int(i.into()),
             None => Node::Float(n.as_f64().unwrap()),
         },
         serde_json::Value::String(s) => Node::Str(s.clone()),
@@ -134,7 +134,7 @@ fn style_sample() {
         top,
         node(r#"["scalar in array"]"#),
         s("bare scalar doc"),
-        Node::Int(42),
+        Node::Int(42.into()),
         Node::Null,
         node("[0, 1]"),
     ]);
@@ -207,7 +207,7 @@ fn empty_documents_are_omitted() {
     let ds = docset(vec![
         s(""),
         Node::Bool(false),
-        Node::Int(0),
+        Node::Int(0.into()),
         Node::Null,
         arr(vec![]),
         map(vec![]),
@@ -220,7 +220,11 @@ fn empty_documents_are_omitted() {
     json_docset(&ds, &mut out).unwrap();
     assert_eq!(out, "\"\"false0");
 
-    let ds = docset(vec![node(r#"{"a": 1}"#), Node::Int(2), node(r#"["x"]"#)]);
+    let ds = docset(vec![
+        node(r#"{"a": 1}"#),
+        Node::Int(2.into()),
+        node(r#"["x"]"#),
+    ]);
     let mut out = String::new();
     yaml_docset(&ds, &mut out);
     assert_eq!(out, "a: 1\n---\n2\n---\n- x\n");
@@ -274,7 +278,7 @@ fn starlark_values() {
         (Node::Float(f64::NEG_INFINITY), "v: -.inf\n", None),
         (Node::Float(f64::NAN), "v: .nan\n", None),
         (
-            Node::Int(i64::MIN),
+            Node::Int(i64::MIN.into()),
             "v: -9223372036854775808\n",
             Some(r#"{"v":-9223372036854775808}"#),
         ),
@@ -301,7 +305,7 @@ fn starlark_values() {
         ),
         (
             map(vec![
-                (Node::Int(1), s("a")),
+                (Node::Int(1.into()), s("a")),
                 (Node::Bool(true), s("b")),
                 (Node::Null, s("c")),
             ]),
@@ -323,7 +327,7 @@ fn starlark_values() {
 #[test]
 fn non_string_keys() {
     let m = map(vec![
-        (Node::Int(1), s("int")),
+        (Node::Int(1.into()), s("int")),
         (Node::Bool(true), s("yes-key")),
         (Node::Null, Node::Null),
         (Node::Float(1.5), s("float")),
@@ -434,13 +438,13 @@ fn json_escaping_and_indent() {
         json_value(&s("a\"\\\x08\x0c\n\r\t"), 0, true).unwrap(),
         r#""a\"\\\b\f\n\r\t""#
     );
-    assert_eq!(json_value(&Node::Int(3), 4, true).unwrap(), "3");
+    assert_eq!(json_value(&Node::Int(3.into()), 4, true).unwrap(), "3");
     assert!(json_value(&Node::Float(f64::NAN), 0, true).is_err());
     // duplicate keys: the last value wins, as in a Go map
     let dup = map(vec![
-        (s("a"), Node::Int(1)),
-        (s("b"), Node::Int(2)),
-        (s("a"), Node::Int(3)),
+        (s("a"), Node::Int(1.into())),
+        (s("b"), Node::Int(2.into())),
+        (s("a"), Node::Int(3.into())),
     ]);
     assert_eq!(json_value(&dup, 0, true).unwrap(), r#"{"a":3,"b":2}"#);
 }
@@ -544,7 +548,7 @@ fn conformance_outputs_are_fixed_points() {
             ".nan" => Node::Float(f64::NAN),
             _ => {
                 if let Ok(i) = v.parse::<i64>() {
-                    Node::Int(i)
+                    Node::Int(i.into())
                 } else if v.starts_with(|c: char| c.is_ascii_digit() || c == '-')
                     && v.parse::<f64>().is_ok()
                 {
