@@ -557,3 +557,20 @@ fn uint64_integers_are_preserved() {
         "{\"half\":9223372036854775807,\"lit\":9223372036854775808,\"neg\":-9223372036854775808,\"v\":18446744073709551615}"
     );
 }
+
+/// Regression (found by fuzzing): a function whose body starts inside a map and goes on
+/// into the next document gave an "internal error"; it is a template error.
+#[test]
+fn a_function_body_spanning_documents_is_an_error() {
+    let out = tpl("#@ def f():\na: 1\n---\nb: 2\n#@ end\n--- #@ f()\n", &[]);
+    assert_eq!(
+        out.err(),
+        "ytt: Error: \n\
+         - __ytt_tpl2_start_node: document on line 3 is outside the map holding the function's \
+         first node: a function body cannot span documents or collections\n\
+         \x20   in f\n\
+         \x20     tpl.yml:3 | ---\n\
+         \x20   in <toplevel>\n\
+         \x20     tpl.yml:6 | --- #@ f()\n"
+    );
+}

@@ -287,17 +287,24 @@ impl Runtime {
             }
         }
         // unwind to the nearest started ancestor
-        loop {
-            let Some(&(ptag, _)) = ctx.parents.last() else {
-                bail!("internal error: no started ancestor for node {tag}");
-            };
-            if is_ancestor(&t, ptag, tag) {
-                break;
-            }
+        let root_tag = ctx.parents.first().map(|&(r, _)| r);
+        while ctx
+            .parents
+            .last()
+            .is_some_and(|&(ptag, _)| !is_ancestor(&t, ptag, tag))
+        {
             ctx.parents.pop();
         }
         let Some(&(_, parent_inst)) = ctx.parents.last() else {
-            bail!("internal error: no started ancestor for node {tag}");
+            // a body that starts inside a map (say) and goes on into the next document
+            let outer = root_tag.and_then(|r| t.nodes.get(r as usize));
+            bail!(
+                "{} on line {} is outside the {} holding the function's first node: a \
+                 function body cannot span documents or collections",
+                kind_name(node.kind),
+                node.pos.line,
+                outer.map_or("collection", |o| kind_name(o.kind)),
+            );
         };
         if node.kind == TKind::Doc && Some(parent_inst) == ctx.root && ctx.arena.len() > 1 {
             // the documents so far are finished: materialise them and free the arena
@@ -471,6 +478,19 @@ impl RNode {
             children: Vec::new(),
             overridden: false,
         }
+    }
+}
+
+/// A template node's kind as error messages name it.
+fn kind_name(k: TKind) -> &'static str {
+    match k {
+        TKind::DocSet => "document set",
+        TKind::Doc => "document",
+        TKind::Map => "map",
+        TKind::MapItem => "map item",
+        TKind::Array => "array",
+        TKind::ArrayItem => "array item",
+        TKind::Text | TKind::TextChunk => "text",
     }
 }
 
