@@ -62,6 +62,66 @@ fn missing_argument_reports_callee_and_caller_frames() {
     );
 }
 
+/// A function loaded from another file keeps its frame and line (starlark-rust would
+/// inline its lone `return` into the caller and lose both).
+#[test]
+fn error_in_loaded_function_reports_its_frame() {
+    let y = Ytt::new()
+        .file(
+            "funcs.lib.yml",
+            "#@ def some_data():\n\
+             #@   return 1 + \"2\"\n\
+             #@ end\n",
+        )
+        .file(
+            "tpl.yml",
+            "#@ load(\"funcs.lib.yml\", \"some_data\")\n\
+             a: #@ some_data()\n",
+        );
+    let out = y.run(&["-f", "tpl.yml", "-f", "funcs.lib.yml"]);
+    assert_eq!(
+        out.err(),
+        "ytt: Error: \n\
+         - unknown binary op: int + string\n\
+         \x20   in some_data\n\
+         \x20     funcs.lib.yml:2 | #@   return 1 + \"2\"\n\
+         \x20   in <toplevel>\n\
+         \x20     tpl.yml:2 | a: #@ some_data()\n"
+    );
+}
+
+/// Freezing a library module inlines its functions into one another the same way.
+#[test]
+fn error_in_function_called_within_a_library_reports_its_frame() {
+    let y = Ytt::new()
+        .file(
+            "funcs.lib.yml",
+            "#@ def inner():\n\
+             #@   return 1 + \"2\"\n\
+             #@ end\n\
+             #@ def outer():\n\
+             #@   return inner()\n\
+             #@ end\n",
+        )
+        .file(
+            "tpl.yml",
+            "#@ load(\"funcs.lib.yml\", \"outer\")\n\
+             a: #@ outer()\n",
+        );
+    let out = y.run(&["-f", "tpl.yml", "-f", "funcs.lib.yml"]);
+    assert_eq!(
+        out.err(),
+        "ytt: Error: \n\
+         - unknown binary op: int + string\n\
+         \x20   in inner\n\
+         \x20     funcs.lib.yml:2 | #@   return 1 + \"2\"\n\
+         \x20   in outer\n\
+         \x20     funcs.lib.yml:5 | #@   return inner()\n\
+         \x20   in <toplevel>\n\
+         \x20     tpl.yml:2 | a: #@ outer()\n"
+    );
+}
+
 #[test]
 fn too_many_arguments_to_builtin() {
     let out = tpl("a: #@ len([1], [2])\n", &[]);

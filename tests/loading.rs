@@ -203,13 +203,12 @@ fn error_inside_loaded_file_shows_the_calling_frames() {
              simple_key: #@ another_data()\n",
         );
     let out = y.run(&["-f", "."]);
-    // the reference also shows the frame inside the loaded file (`in some_data` at
-    // funcs/funcs.lib.yml:2); starlark-rust attributes errors raised in another module's
-    // function to the call site (a known difference)
     assert_eq!(
         out.err(),
         "ytt: Error: \n\
          - unknown binary op: int + string\n\
+         \x20   in some_data\n\
+         \x20     funcs/funcs.lib.yml:2 | #@   return 1+\"2\"\n\
          \x20   in another_data\n\
          \x20     tpl.yml:3 | #@   return some_data()\n\
          \x20   in <toplevel>\n\

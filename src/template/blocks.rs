@@ -3,7 +3,8 @@
 //!
 //! Rewrites done here, on tokens of starlark_syntax's own lexer:
 //! - a `def` whose body holds YAML nodes opens its own node context and returns it;
-//!   its `return X` becomes `return __ytt_end_ctx(T, X)`;
+//!   its `return X` becomes `return __ytt_end_ctx(T, X)`; any other `def` first assigns
+//!   a dummy local, so that starlark-rust never inlines it (see `instr::NO_INLINE`);
 //! - `**expr` in a call becomes `**__ytt_kwargs(expr)`, so structs and fragments splat;
 //! - `while cond:` (reserved in starlark-rust) becomes a `for` over an endless iterator;
 //! - `pass` in user code is refused, as in the reference.
@@ -261,12 +262,14 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
             }
         }
         if let Some(b) = opens[i] {
-            if blocks[b].is_def && blocks[b].uses_tpl {
-                push(
-                    &format!("{ind}    {}({template_id})", instr::START_CTX),
-                    src,
-                    None,
-                );
+            if blocks[b].is_def {
+                // either statement keeps the body from being inlined (see NO_INLINE)
+                let first = if blocks[b].uses_tpl {
+                    format!("{}({template_id})", instr::START_CTX)
+                } else {
+                    format!("{} = None", instr::NO_INLINE)
+                };
+                push(&format!("{ind}    {first}"), src, None);
             }
         }
     }

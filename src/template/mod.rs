@@ -149,6 +149,10 @@ pub mod instr {
     pub const ANNOTATION_VALUES: &str = "ytt_annotation_values_";
     pub const KWARGS: &str = "__ytt_kwargs";
     pub const FOREVER: &str = "__ytt_forever";
+    /// A local every plain `def` assigns first: starlark-rust inlines calls to frozen
+    /// functions whose body is a lone `return` (loaded from another file, or called
+    /// from a frozen module), and the inlined code loses the callee's frame and line.
+    pub const NO_INLINE: &str = "__ytt_no_inline";
 }
 
 /// Accumulates nodes and lines while compiling one template.
