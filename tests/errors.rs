@@ -42,8 +42,32 @@ fn every_undefined_variable_is_reported_with_its_line() {
     );
 }
 
+/// As in the reference, the callee has a frame of its own, at the first line of its
+/// body (starlark-rust reports the error at the call site only).
 #[test]
 fn missing_argument_reports_callee_and_caller_frames() {
+    let out = tpl(
+        "#@ def greet(name):\n\
+         hello: #@ name\n\
+         #@ end\n\
+         \n\
+         a: #@ greet()\n",
+        &[],
+    );
+    assert_eq!(
+        out.err(),
+        "ytt: Error: \n\
+         - function greet missing 1 argument (name)\n\
+         \x20   in greet\n\
+         \x20     tpl.yml:2 | hello: #@ name\n\
+         \x20   in <toplevel>\n\
+         \x20     tpl.yml:5 | a: #@ greet()\n"
+    );
+}
+
+/// A function with an empty body has its frame at its `def` line.
+#[test]
+fn missing_argument_to_empty_function_reports_def_line() {
     let out = tpl(
         "#@ def greet(name):\n\
          #@ end\n\
@@ -51,12 +75,12 @@ fn missing_argument_reports_callee_and_caller_frames() {
          a: #@ greet()\n",
         &[],
     );
-    // the reference also shows a frame inside `greet`; starlark-rust reports the error
-    // at the call site only (a known difference)
     assert_eq!(
         out.err(),
         "ytt: Error: \n\
          - function greet missing 1 argument (name)\n\
+         \x20   in greet\n\
+         \x20     tpl.yml:1 | #@ def greet(name):\n\
          \x20   in <toplevel>\n\
          \x20     tpl.yml:4 | a: #@ greet()\n"
     );

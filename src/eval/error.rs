@@ -7,9 +7,13 @@
 //!       tpl.yml:5 |     int: #@ 123 + "124"
 //! ```
 
+use starlark::syntax::ast::{AstStmt, DefP, StmtP};
+use starlark::syntax::AstModule;
 use starlark::ErrorKind;
 
+use super::exec::dialect;
 use super::runtime::Runtime;
+use crate::template::CompiledTemplate;
 
 /// An error raised by an assertion object's `check`. The reference implements these
 /// checks as Starlark lambdas in a pseudo-file named after the function, so its report
@@ -184,24 +188,29 @@ fn clean_message(msg: &str) -> String {
 
 /// Resolves the error's stack to template lines, innermost first.
 fn levels(rt: &Runtime, e: &starlark::Error) -> Vec<Level> {
+    // a generated-code position: (template id, 0-based generated line)
+    let position = |span: &starlark::codemap::FileSpan| {
+        let id = span.filename().parse::<u32>().ok()?;
+        Some((id, span.resolve_span().begin.line))
+    };
     // starlark-rust's frames are (callee name, call site in the caller); the innermost
     // location is the error's own span
     let frames = &e.call_stack().frames;
-    let mut raw: Vec<(String, Option<&starlark::codemap::FileSpan>)> = Vec::new();
+    let mut raw: Vec<(String, Option<(u32, usize)>)> = Vec::new();
     let mut func = "<toplevel>".to_owned();
     for f in frames {
-        raw.push((func.clone(), f.location.as_ref()));
+        raw.push((func.clone(), f.location.as_ref().and_then(position)));
         func = f.name.clone();
     }
-    raw.push((func, e.span()));
+    let innermost = binding_callee(e)
+        .filter(|(_, name)| *name == func)
+        .and_then(|(id, name)| Some((id, def_entry(&*rt.template(id)?, &name)?)))
+        .or_else(|| e.span().and_then(position));
+    raw.push((func, innermost));
     let mut levels = Vec::new();
-    for (func, span) in raw.into_iter().rev() {
-        let Some(span) = span else { continue };
-        let Ok(id) = span.filename().parse::<u32>() else {
-            continue;
-        };
+    for (func, pos) in raw.into_iter().rev() {
+        let Some((id, gen_line)) = pos else { continue };
         let Some(t) = rt.template(id) else { continue };
-        let gen_line = span.resolve_span().begin.line;
         let Some((line, text)) = t.report_line(gen_line) else {
             continue;
         };
@@ -214,6 +223,54 @@ fn levels(rt: &Runtime, e: &starlark::Error) -> Vec<Level> {
         levels.push(level);
     }
     dedup_native(levels)
+}
+
+/// The def (template id, name) whose arguments could not be bound: starlark-rust names it
+/// `<template id>.<name>` in the message (`Missing parameter `a` for call to `0.f``).
+fn binding_callee(e: &starlark::Error) -> Option<(u32, String)> {
+    let message = kind_message(e.kind());
+    let callee = message.rsplit_once(" for call to ")?.1.trim_matches('`');
+    let (id, name) = callee.split_once('.')?;
+    Some((id.parse().ok()?, name.to_owned()))
+}
+
+/// Where the reference places the frame of a def entered with arguments that do not
+/// bind (starlark-rust reports them at the call site, outside the callee): the def's
+/// first statement from the template, or its `def` line when there is none. None when
+/// the template defines several functions of that name.
+fn def_entry(t: &CompiledTemplate, name: &str) -> Option<usize> {
+    let ast = AstModule::parse(&t.id.to_string(), t.code.clone(), &dialect()).ok()?;
+    let mut defs = Vec::new();
+    collect_defs(ast.statement(), name, &mut defs);
+    let [def] = defs.as_slice() else { return None };
+    let StmtP::Def(DefP { body, .. }) = &def.node else {
+        return None;
+    };
+    let line = |span| ast.file_span(span).resolve_span().begin.line;
+    let def_line = line(def.span);
+    let body: &[AstStmt] = match &body.node {
+        StmtP::Statements(stmts) => stmts,
+        _ => std::slice::from_ref(&**body),
+    };
+    // the body opens with generated statements on the def's own line (a node context,
+    // or the assignment that keeps it from being inlined); a `pass` is an empty body
+    let first = body
+        .iter()
+        .find(|s| t.line_map.get(line(s.span)) != t.line_map.get(def_line));
+    Some(match first {
+        Some(s) if !matches!(s.node, StmtP::Pass) => line(s.span),
+        _ => def_line,
+    })
+}
+
+/// The `def name` statements anywhere in `stmt`.
+fn collect_defs<'a>(stmt: &'a AstStmt, name: &str, defs: &mut Vec<&'a AstStmt>) {
+    if let StmtP::Def(d) = &stmt.node {
+        if d.name.ident == name {
+            defs.push(stmt);
+        }
+    }
+    stmt.visit_stmt(|s| collect_defs(s, name, defs));
 }
 
 /// A native function's level shows its call site, as does the level of its caller:
