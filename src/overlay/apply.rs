@@ -157,30 +157,7 @@ fn clean_meta(meta: &Meta) -> Meta {
 
 /// A copy of `n` whose items carry no overlay annotations.
 fn clean(n: &Node) -> Node {
-    match n {
-        Node::Map(m) => Node::Map(Map {
-            items: m
-                .items
-                .iter()
-                .map(|i| MapItem {
-                    key: i.key.clone(),
-                    value: clean(&i.value),
-                    meta: clean_meta(&i.meta),
-                })
-                .collect(),
-        }),
-        Node::Array(a) => Node::Array(Array {
-            items: a
-                .items
-                .iter()
-                .map(|i| ArrayItem {
-                    value: clean(&i.value),
-                    meta: clean_meta(&i.meta),
-                })
-                .collect(),
-        }),
-        other => other.clone(),
-    }
+    n.copy_with_meta(&clean_meta)
 }
 
 /// Everything the annotations of one overlay node say, read once per application.

@@ -134,30 +134,7 @@ fn position(n: &mut Node, pos: &Pos) {
 
 /// A copy of `n` without annotations (the default of an "any type" node).
 fn plain(n: &Node) -> Node {
-    match n {
-        Node::Map(m) => Node::Map(Map {
-            items: m
-                .items
-                .iter()
-                .map(|i| MapItem {
-                    key: i.key.clone(),
-                    value: plain(&i.value),
-                    meta: Meta::at(i.meta.pos.clone()),
-                })
-                .collect(),
-        }),
-        Node::Array(a) => Node::Array(Array {
-            items: a
-                .items
-                .iter()
-                .map(|i| crate::yaml::ArrayItem {
-                    value: plain(&i.value),
-                    meta: Meta::at(i.meta.pos.clone()),
-                })
-                .collect(),
-        }),
-        other => other.clone(),
-    }
+    n.copy_with_meta(&|m| Meta::at(m.pos.clone()))
 }
 
 impl<'h> Builder<'h> {

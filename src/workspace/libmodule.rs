@@ -128,6 +128,7 @@ impl<'v> StarlarkValue<'v> for LibraryGet {
     }
 }
 
+#[derive(Clone)]
 struct Handle {
     scope: Arc<Scope>,
     child: Arc<Library>,
@@ -248,19 +249,10 @@ fn library_methods(builder: &mut MethodsBuilder) {
         if plain && has_annotations(&node) {
             bail!("library.with_data_values: Expected to be plain YAML, having no annotations (hint: remove comments starting with `#@`)");
         }
-        let mut with_values = h.with_values.clone();
-        with_values.push(WithValues { node, plain });
+        let mut copy = Handle::clone(h);
+        copy.with_values.push(WithValues { node, plain });
         Ok(LibraryValue {
-            handle: Some(Arc::new(Handle {
-                scope: h.scope.clone(),
-                child: h.child.clone(),
-                path: h.path.clone(),
-                alias: h.alias.clone(),
-                name: h.name.clone(),
-                settings: h.settings,
-                with_values,
-                with_schemas: h.with_schemas.clone(),
-            })),
+            handle: Some(Arc::new(copy)),
         })
     }
 
@@ -273,19 +265,10 @@ fn library_methods(builder: &mut MethodsBuilder) {
         let h = this.handle()?;
         let node =
             to_node(schema).map_err(|e| anyhow!("library.with_data_values_schema: {e:#}"))?;
-        let mut with_schemas = h.with_schemas.clone();
-        with_schemas.push(node);
+        let mut copy = Handle::clone(h);
+        copy.with_schemas.push(node);
         Ok(LibraryValue {
-            handle: Some(Arc::new(Handle {
-                scope: h.scope.clone(),
-                child: h.child.clone(),
-                path: h.path.clone(),
-                alias: h.alias.clone(),
-                name: h.name.clone(),
-                settings: h.settings,
-                with_values: h.with_values.clone(),
-                with_schemas,
-            })),
+            handle: Some(Arc::new(copy)),
         })
     }
 

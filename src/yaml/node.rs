@@ -271,6 +271,34 @@ pub struct DocSet {
 }
 
 impl Node {
+    /// A copy of this node whose items carry `meta(item's metadata)`.
+    pub fn copy_with_meta(&self, meta: &dyn Fn(&Meta) -> Meta) -> Node {
+        match self {
+            Node::Map(m) => Node::Map(Map {
+                items: m
+                    .items
+                    .iter()
+                    .map(|i| MapItem {
+                        key: i.key.clone(),
+                        value: i.value.copy_with_meta(meta),
+                        meta: meta(&i.meta),
+                    })
+                    .collect(),
+            }),
+            Node::Array(a) => Node::Array(Array {
+                items: a
+                    .items
+                    .iter()
+                    .map(|i| ArrayItem {
+                        value: i.value.copy_with_meta(meta),
+                        meta: meta(&i.meta),
+                    })
+                    .collect(),
+            }),
+            other => other.clone(),
+        }
+    }
+
     /// Drops the annotations `keep` rejects from every item below this node.
     pub fn retain_annotations(&mut self, keep: &dyn Fn(&Annotation) -> bool) {
         match self {
