@@ -51,6 +51,9 @@ enum Setting {
     Replace(Node),
 }
 
+/// An annotation's arguments as Starlark values: positional, then named.
+pub type AnnotationArgs<'v> = (Vec<Value<'v>>, Vec<(String, Value<'v>)>);
+
 #[derive(Debug)]
 struct RNode {
     tag: u32,
@@ -192,6 +195,23 @@ impl Runtime {
                 .ok_or_else(|| anyhow!("internal error: annotation value {r:?} not found"));
         }
         bail!("internal error: annotation value {r:?} is not reachable from here")
+    }
+
+    /// An annotation's arguments as Starlark values: positional, then named.
+    pub fn resolve_args<'v>(
+        &self,
+        eval: &Evaluator<'v, '_, '_>,
+        a: &Annotation,
+    ) -> anyhow::Result<AnnotationArgs<'v>> {
+        let mut args = Vec::with_capacity(a.args.len());
+        for r in &a.args {
+            args.push(self.resolve(eval, *r)?);
+        }
+        let mut kwargs = Vec::with_capacity(a.kwargs.len());
+        for (k, r) in &a.kwargs {
+            kwargs.push((k.clone(), self.resolve(eval, *r)?));
+        }
+        Ok((args, kwargs))
     }
 
     fn annotate<'v>(

@@ -126,17 +126,6 @@ struct OpArgs {
     after: bool,
 }
 
-fn key_text(k: &Node) -> String {
-    match k {
-        Node::Str(s) => s.clone(),
-        Node::Int(i) => i.to_string(),
-        Node::Float(f) => f.to_string(),
-        Node::Bool(b) => b.to_string(),
-        Node::Null => "null".to_owned(),
-        other => other.type_name().to_owned(),
-    }
-}
-
 fn err<T>(msg: impl Into<String>) -> Result<T> {
     Err(OverlayError::new(msg))
 }
@@ -544,7 +533,7 @@ impl<H: Host + ?Sized> Engine<'_, H> {
             self.map_item(left, ri, defaults).map_err(|e| {
                 e.within(format!(
                     "Map item (key '{}') on line {}",
-                    key_text(&ri.key),
+                    ri.key.key_text(),
                     ri.meta.pos.describe()
                 ))
             })?;

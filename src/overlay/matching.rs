@@ -51,17 +51,6 @@ impl Matcher {
     }
 }
 
-fn key_text(k: &Node) -> String {
-    match k {
-        Node::Str(s) => s.clone(),
-        Node::Int(i) => i.to_string(),
-        Node::Float(f) => f.to_string(),
-        Node::Bool(b) => b.to_string(),
-        Node::Null => "null".to_owned(),
-        other => other.type_name().to_owned(),
-    }
-}
-
 /// `overlay.map_key(name)`: both sides must be maps holding `name`; their values must be
 /// equal (ints and floats compare numerically).
 pub fn map_key_matches(name: &Node, left: &Node, right: &Node) -> Result<bool, String> {
@@ -80,13 +69,13 @@ pub fn map_key_matches(name: &Node, left: &Node, right: &Node) -> Result<bool, S
     let Some(rv) = r.get(name) else {
         return Err(format!(
             "Expected right side to have map key '{}'",
-            key_text(name)
+            name.key_text()
         ));
     };
     let Some(lv) = l.get(name) else {
         return Err(format!(
             "Expected left side to have map key '{}'",
-            key_text(name)
+            name.key_text()
         ));
     };
     Ok(lv.value_eq(rv))
@@ -119,7 +108,7 @@ pub fn compare_subset(left: &Node, expected: &Node) -> Result<(), String> {
                     None => {
                         return Err(format!(
                             "Expected map item with key '{}' to be present",
-                            key_text(&item.key)
+                            item.key.key_text()
                         ))
                     }
                 }

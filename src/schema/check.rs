@@ -41,18 +41,6 @@ pub struct Violation {
     pub calculated: String,
 }
 
-/// A key as messages print it.
-pub fn key_text(k: &Node) -> String {
-    match k {
-        Node::Str(s) => s.clone(),
-        Node::Int(i) => i.to_string(),
-        Node::Float(f) => f.to_string(),
-        Node::Bool(b) => b.to_string(),
-        Node::Null => "null".to_owned(),
-        other => other.type_name().to_owned(),
-    }
-}
-
 fn repr(n: &Node) -> String {
     match n {
         Node::Null => "null".to_owned(),
@@ -64,7 +52,7 @@ fn repr(n: &Node) -> String {
             let items: Vec<String> = m
                 .items
                 .iter()
-                .map(|i| format!("{}: {}", key_text(&i.key), repr(&i.value)))
+                .map(|i| format!("{}: {}", i.key.key_text(), repr(&i.value)))
                 .collect();
             format!("{{{}}}", items.join(", "))
         }
@@ -78,7 +66,7 @@ fn repr(n: &Node) -> String {
 fn calculated(holder: Holder, value: &Node) -> String {
     match holder {
         Holder::Doc => repr(value),
-        Holder::Key(k) => format!("{}: {}", key_text(k), repr(value)),
+        Holder::Key(k) => format!("{}: {}", k.key_text(), repr(value)),
         Holder::Item => format!("- {}", repr(value)),
     }
 }
@@ -131,8 +119,8 @@ pub fn check(
                     ),
                     None => out.push(Violation {
                         kind: ViolationKind::Undeclared {
-                            key: key_text(&item.key),
-                            allowed: types.iter().map(|t| key_text(&t.key)).collect(),
+                            key: item.key.key_text(),
+                            allowed: types.iter().map(|t| t.key.key_text()).collect(),
                             map_pos: ty.pos.clone(),
                         },
                         pos: item.meta.pos.clone(),

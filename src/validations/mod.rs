@@ -270,7 +270,8 @@ fn has_any(meta: &Meta, names: &[&str]) -> bool {
         .any(|a| names.contains(&a.name.as_str()))
 }
 
-fn key_text(k: &Node) -> Cow<'_, str> {
+/// A map key as paths show it: strings as they are, other keys as YAML.
+pub fn key_text(k: &Node) -> Cow<'_, str> {
     match k {
         Node::Str(s) => Cow::Borrowed(s),
         other => Cow::Owned(crate::yaml::emit::yaml_node(other).trim_end().to_owned()),
@@ -351,22 +352,6 @@ fn annotations<'m>(meta: &'m Meta, names: &[&str]) -> Vec<&'m Arc<Annotation>> {
     out
 }
 
-/// An annotation's arguments as Starlark values: positional, then named.
-type Args<'v> = (Vec<Value<'v>>, Vec<(String, Value<'v>)>);
-
-fn resolve_args<'v>(eval: &mut Evaluator<'v, '_, '_>, a: &Annotation) -> anyhow::Result<Args<'v>> {
-    let rt = runtime_of(eval)?;
-    let mut args = Vec::with_capacity(a.args.len());
-    for r in &a.args {
-        args.push(rt.resolve(eval, *r)?);
-    }
-    let mut kwargs = Vec::with_capacity(a.kwargs.len());
-    for (k, r) in &a.kwargs {
-        kwargs.push((k.clone(), rt.resolve(eval, *r)?));
-    }
-    Ok((args, kwargs))
-}
-
 fn run<'v>(
     eval: &mut Evaluator<'v, '_, '_>,
     items: &[Item],
@@ -386,7 +371,9 @@ fn run<'v>(
             let vi = match seen.get(&Arc::as_ptr(a)) {
                 Some(&vi) => vi,
                 None => {
-                    let (args, kwargs) = resolve_args(eval, a).map_err(|e| report.wrap(e))?;
+                    let (args, kwargs) = runtime_of(eval)
+                        .and_then(|rt| rt.resolve_args(eval, a))
+                        .map_err(|e| report.wrap(e))?;
                     let v = rules::parse(eval.heap(), &a.pos, &args, &kwargs).map_err(|e| {
                         report.wrap(anyhow!("Invalid @{} annotation - {e}", a.name))
                     })?;

@@ -271,6 +271,18 @@ pub struct DocSet {
 }
 
 impl Node {
+    /// A map key as messages print it.
+    pub fn key_text(&self) -> String {
+        match self {
+            Node::Str(s) => s.clone(),
+            Node::Int(i) => i.to_string(),
+            Node::Float(f) => f.to_string(),
+            Node::Bool(b) => b.to_string(),
+            Node::Null => "null".to_owned(),
+            other => other.type_name().to_owned(),
+        }
+    }
+
     /// A copy of this node whose items carry `meta(item's metadata)`.
     pub fn copy_with_meta(&self, meta: &dyn Fn(&Meta) -> Meta) -> Node {
         match self {

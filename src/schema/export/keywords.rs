@@ -189,13 +189,6 @@ fn pattern_of(f: &Field, r: &Rule) -> Option<(u8, String)> {
     }
 }
 
-fn key_text(key: &Node) -> String {
-    match key {
-        Node::Str(s) => s.clone(),
-        other => crate::yaml::emit::yaml_node(other).trim_end().to_owned(),
-    }
-}
-
 fn exportable(r: &Rule) -> bool {
     !r.conditional && !r.warn
 }
@@ -282,7 +275,7 @@ impl Builder {
                 for (key, child) in items {
                     let (s, req) = self.schema(child, &child_path(path, key));
                     // property names are strings
-                    let name = str_node(&key_text(key));
+                    let name = str_node(&crate::validations::key_text(key));
                     if req {
                         required.push(name.clone());
                     }

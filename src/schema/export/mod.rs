@@ -163,15 +163,7 @@ fn annotation_rules<'v>(
     eval: &mut Evaluator<'v, '_, '_>,
     out: &mut Vec<Rule>,
 ) -> anyhow::Result<()> {
-    let rt = runtime_of(eval)?;
-    let mut args = Vec::with_capacity(a.args.len());
-    for r in &a.args {
-        args.push(rt.resolve(eval, *r)?);
-    }
-    let mut kwargs = Vec::with_capacity(a.kwargs.len());
-    for (k, r) in &a.kwargs {
-        kwargs.push((k.clone(), rt.resolve(eval, *r)?));
-    }
+    let (args, kwargs) = runtime_of(eval)?.resolve_args(eval, a)?;
     let v = rules::parse(eval.heap(), &a.pos, &args, &kwargs)
         .map_err(|e| anyhow!("Invalid @{} annotation - {e}", a.name))?;
     let conditional = v.has_when();
