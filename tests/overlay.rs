@@ -656,3 +656,164 @@ a: 2
         "overlay.apply: Document on line tpl.yml:10: Expected 'overlay/match' annotation keyword argument 'by' to be function, but was starlark.String",
     );
 }
+
+#[test]
+fn replace_takes_the_key_of_the_right_item() {
+    // an item matched by `by=` gets the right item's key, in overlay.apply and in
+    // overlay post-processing alike
+    ok(
+        r#"
+#@ def left():
+app: web
+tier: db
+#@ end
+#@ def right():
+#@overlay/match by=lambda key, l, r: key == "app"
+#@overlay/replace
+app.kubernetes.io/name: web
+#@ end
+out: #@ overlay.apply(left(), right())
+"#,
+        "out:\n  app.kubernetes.io/name: web\n  tier: db\n",
+    );
+    ok(
+        r#"
+#@ def left():
+ENV: prod
+#@ end
+#@ def right():
+#@overlay/match by=lambda key, l, r: key == "ENV"
+#@overlay/replace via=lambda l, r: l + "-" + r
+environment: x
+#@ end
+out: #@ overlay.apply(left(), right())
+"#,
+        "out:\n  environment: prod-x\n",
+    );
+}
+
+#[test]
+fn replace_takes_the_annotations_of_the_right_item() {
+    // in a schema overlay the replacement's rule holds and the replaced one is gone
+    let schema = "#@data/values-schema\n---\n#@schema/validation min=1\nport: 8080\nnames:\n#@schema/validation min_len=1\n- \"\"\n";
+    let over = "#@ load(\"@ytt:overlay\", \"overlay\")\n#@data/values-schema\n---\n#@overlay/replace\n#@schema/validation max=10\nport: 5\n";
+    let run = |v: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("schema.yml"), schema).unwrap();
+        fs::write(dir.path().join("over.yml"), over).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_ytt"))
+            .args(["-f", "schema.yml", "-f", "over.yml", "--data-value-yaml", v])
+            .args(["--data-values-inspect"])
+            .current_dir(dir.path())
+            .stdin(Stdio::null())
+            .output()
+            .expect("run ytt");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, _, stderr) = run("port=20");
+    assert_eq!(code, Some(1));
+    assert!(
+        stderr.contains("- must be: a value <= 10 (by: over.yml:5)"),
+        "{stderr}"
+    );
+    let (code, stdout, stderr) = run("port=0");
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(stdout, "port: 0\nnames: []\n");
+}
+
+#[test]
+fn operations_without_arguments_ignore_unknown_ones() {
+    ok(
+        r#"
+#@ def left():
+a:
+  b: 1
+c: [1]
+d: 1
+#@ end
+#@ def right():
+#@overlay/merge missing_ok=True
+a:
+  b: 2
+c:
+#@overlay/append missing_ok=True
+- 2
+#@overlay/remove missing_ok=True
+d:
+#@ end
+out: #@ overlay.apply(left(), right())
+"#,
+        "out:\n  a:\n    b: 2\n  c:\n  - 1\n  - 2\n",
+    );
+}
+
+#[test]
+fn misspelt_arguments_of_matching_and_replacing_are_errors() {
+    err(
+        r#"
+#@ def right():
+#@overlay/match expect=1
+a: 2
+#@ end
+out: #@ overlay.apply({"a": 1}, right())
+"#,
+        "overlay.apply: Map item (key 'a') on line tpl.yml:6: Unknown 'overlay/match' annotation keyword argument 'expect'",
+    );
+    err(
+        r#"
+#@ def right():
+#@overlay/match-child-defaults expect=1
+a:
+  b: 2
+#@ end
+out: #@ overlay.apply({"a": {"b": 1}}, right())
+"#,
+        "overlay.apply: Map item (key 'a') on line tpl.yml:6: Unknown 'overlay/match-child-defaults' annotation keyword argument 'expect'",
+    );
+    err(
+        r#"
+#@ def right():
+#@overlay/replace or_ad=True
+a: 2
+#@ end
+out: #@ overlay.apply({"a": 1}, right())
+"#,
+        "overlay.apply: Map item (key 'a') on line tpl.yml:6: Unknown 'overlay/replace' annotation keyword argument 'or_ad'",
+    );
+}
+
+#[test]
+fn expectation_messages() {
+    let tpl = |expects: &str| {
+        format!(
+            r#"
+#@ def left():
+a: [1, 2, 3]
+#@ end
+#@ def right():
+a:
+#@overlay/match by=lambda i, l, r: True, {expects}
+- 9
+#@ end
+out: #@ overlay.apply(left(), right())
+"#
+        )
+    };
+    err(
+        &tpl("expects=\"4+\""),
+        "overlay.apply: Map item (key 'a') on line tpl.yml:8: Array item on line tpl.yml:10: Expected number of matched nodes to be >= 4, but was 3 (lines: tpl.yml:5, tpl.yml:5, tpl.yml:5)",
+    );
+    // of several alternatives, the last one is named
+    err(
+        &tpl("expects=[0, 1]"),
+        "overlay.apply: Map item (key 'a') on line tpl.yml:8: Array item on line tpl.yml:10: Expected number of matched nodes to be 1, but was 3 (lines: tpl.yml:5, tpl.yml:5, tpl.yml:5)",
+    );
+    err(
+        &tpl("missing_ok=True, expects=1"),
+        "overlay.apply: Map item (key 'a') on line tpl.yml:8: Array item on line tpl.yml:10: Expected only one of keyword arguments ('missing_ok', 'expects') specified",
+    );
+}

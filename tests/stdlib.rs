@@ -547,3 +547,60 @@ fn overlay_apply_unmatched_is_an_error() {
          \x20     tpl.yml:8 | r: #@ overlay.apply(base(), edit())\n"
     );
 }
+
+#[test]
+fn yaml_encode_of_empty_documents() {
+    // an empty document prints nothing, as in the output: null, and the empty documents
+    // of a document set written in YAML; a computed empty map is a value
+    let out = tpl(
+        "#@ load(\"@ytt:yaml\", \"yaml\")\n\
+         #@ def docs():\n\
+         --- {}\n\
+         ---\n\
+         a: 1\n\
+         --- null\n\
+         #@ end\n\
+         ---\n\
+         none: #@ yaml.encode(None)\n\
+         dict: #@ yaml.encode({})\n\
+         docs: #@ yaml.encode(docs())\n",
+        &[],
+    );
+    assert_eq!(out.ok(), "none: \"\"\ndict: |\n  {}\ndocs: |\n  a: 1\n");
+}
+
+#[test]
+fn overlay_apply_with_none_right_side_returns_left() {
+    let out = tpl(
+        "#@ load(\"@ytt:overlay\", \"overlay\")\n\
+         #@ def left():\n\
+         a: 1\n\
+         #@ end\n\
+         #@ def right():\n\
+         b: 2\n\
+         #@ end\n\
+         one: #@ overlay.apply(left(), None)\n\
+         dict: #@ overlay.apply({\"a\": 1}, None)\n\
+         between: #@ overlay.apply(left(), None, right())\n",
+        &[],
+    );
+    assert!(out.code == 1, "merging b needs missing_ok: {}", out.stdout);
+    let out = tpl(
+        "#@ load(\"@ytt:overlay\", \"overlay\")\n\
+         #@ def left():\n\
+         a: 1\n\
+         #@ end\n\
+         #@ def right():\n\
+         #@overlay/match missing_ok=True\n\
+         b: 2\n\
+         #@ end\n\
+         one: #@ overlay.apply(left(), None)\n\
+         dict: #@ overlay.apply({\"a\": 1}, None)\n\
+         between: #@ overlay.apply(left(), None, right())\n",
+        &[],
+    );
+    assert_eq!(
+        out.ok(),
+        "one:\n  a: 1\ndict:\n  a: 1\nbetween:\n  a: 1\n  b: 2\n"
+    );
+}

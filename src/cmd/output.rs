@@ -194,10 +194,7 @@ mod tests {
             content: OutputContent::Yaml(DocSet {
                 docs: docs
                     .into_iter()
-                    .map(|value| Doc {
-                        value,
-                        meta: Meta::default(),
-                    })
+                    .map(|value| Doc::new(value, Meta::default()))
                     .collect(),
                 meta: Meta::default(),
             }),
@@ -212,7 +209,7 @@ mod tests {
                 rel_path: "t.txt".into(),
                 content: OutputContent::Text("hi".into()),
             },
-            yaml_file("b.yml", vec![Node::Str("x".into()), Node::Null]),
+            yaml_file("b.yml", vec![Node::Str("x".into()), Node::Bool(true)]),
         ];
         let names: Vec<String> = file_contents(&files)
             .unwrap()
@@ -223,7 +220,7 @@ mod tests {
         let (docs, has_text) = RunOutput::from_files(files).into_stdout_docs();
         assert!(has_text);
         assert_eq!(docs.docs.len(), 3);
-        assert_eq!(emit_yaml(&docs).unwrap(), "1\n---\nx\n");
-        assert_eq!(emit_json(&docs).unwrap(), "1\"x\"");
+        assert_eq!(emit_yaml(&docs).unwrap(), "1\n---\nx\n---\ntrue\n");
+        assert_eq!(emit_json(&docs).unwrap(), "1\"x\"true");
     }
 }

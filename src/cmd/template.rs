@@ -67,10 +67,10 @@ fn evaluate(opts: &Options, sources: Vec<SourceFile>) -> Result<RunOutput> {
     };
     let rendered = workspace::render(render_opts, inputs)?;
     if let Some(values) = rendered.data_values {
-        return Ok(RunOutput::from_docs(vec![Doc {
-            value: values,
-            meta: Meta::default(),
-        }]));
+        // no data values (null or an empty map) print nothing, like any empty document
+        let doc = Doc::new(values, Meta::default());
+        let docs = if doc.is_empty() { vec![] } else { vec![doc] };
+        return Ok(RunOutput::from_docs(docs));
     }
     Ok(RunOutput::from_files(rendered.outputs))
 }
@@ -106,10 +106,7 @@ fn schema_inspect(opts: &Options, inputs: Vec<InputFile>) -> Result<()> {
         _ => export::openapi::document(&schema),
     };
     let docs = DocSet {
-        docs: vec![Doc {
-            value: doc,
-            meta: Meta::default(),
-        }],
+        docs: vec![Doc::new(doc, Meta::default())],
         meta: Meta::default(),
     };
     let text = match opts.output.format {
@@ -133,8 +130,8 @@ fn files_inspect(inputs: &[InputFile]) -> RunOutput {
             meta: Meta::default(),
         })
         .collect();
-    RunOutput::from_docs(vec![Doc {
-        value: Node::Array(Array { items }),
-        meta: Meta::default(),
-    }])
+    RunOutput::from_docs(vec![Doc::new(
+        Node::Array(Array { items }),
+        Meta::default(),
+    )])
 }

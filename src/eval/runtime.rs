@@ -64,6 +64,9 @@ struct RNode {
     children: Vec<usize>,
     /// Left out of the output (an earlier item whose key a later one overrode).
     overridden: bool,
+    /// The setting is a Starlark value (a dict, a list …), not a YAML fragment: a
+    /// document computed this way stays even when empty (`Doc::computed`).
+    computed: bool,
 }
 
 #[derive(Debug)]
@@ -366,6 +369,10 @@ impl Runtime {
             .map(|n| n.kind)
             .ok_or_else(|| anyhow!("internal error: unknown node {tag}"))?;
         let mut check_keys: Option<&Map> = None;
+        let computed = match value.downcast_ref::<ReplaceMarker>() {
+            Some(r) => !r.from_fragment,
+            None => value.downcast_ref::<YamlFragment>().is_none(),
+        };
         let setting = if let Some(r) = value.downcast_ref::<ReplaceMarker>() {
             if let (TKind::MapItem, true, Node::Map(m)) = (kind, r.from_fragment, &r.node) {
                 check_keys = Some(m);
@@ -399,7 +406,9 @@ impl Runtime {
         if let Some(m) = check_keys {
             check_replaced_keys(&t, ctx, tag, m)?;
         }
-        *Self::current_node(ctx, tag)?.setting.borrow_mut() = Some(setting);
+        let node = Self::current_node(ctx, tag)?;
+        *node.setting.borrow_mut() = Some(setting);
+        node.computed = computed;
         Ok(())
     }
 
@@ -497,6 +506,7 @@ impl RNode {
             annotations: Vec::new(),
             children: Vec::new(),
             overridden: false,
+            computed: false,
         }
     }
 }
@@ -689,6 +699,7 @@ impl Materializer<'_> {
                     Node::Array(a) => docs.extend(a.items.into_iter().map(|i| Doc {
                         value: i.value,
                         meta: i.meta,
+                        computed: n.computed,
                     })),
                     Node::Null => {}
                     other => bail!(
@@ -697,6 +708,7 @@ impl Materializer<'_> {
                     ),
                 },
                 setting => docs.push(Doc {
+                    computed: n.computed && matches!(setting, Some(Setting::Value(_))),
                     value: self.item_value(c, setting)?,
                     meta: self.meta(n),
                 }),

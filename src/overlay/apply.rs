@@ -130,6 +130,19 @@ fn err<T>(msg: impl Into<String>) -> Result<T> {
     Err(OverlayError::new(msg))
 }
 
+fn unknown_kwarg(annotation: &str, kwarg: &str) -> String {
+    format!("Unknown '{annotation}' annotation keyword argument '{kwarg}'")
+}
+
+/// A misspelt argument of a matching annotation (`expect=`) would silently change what
+/// matches: it is an error.
+fn known_kwargs(a: &Annotation, known: &[&str]) -> Result<()> {
+    match a.kwargs.iter().find(|(k, _)| !known.contains(&k.as_str())) {
+        Some((k, _)) => err(unknown_kwarg(&a.name, k)),
+        None => Ok(()),
+    }
+}
+
 /// A copy of `meta` without overlay annotations.
 fn clean_meta(meta: &Meta) -> Meta {
     Meta {
@@ -201,6 +214,10 @@ impl<H: Host + ?Sized> Engine<'_, H> {
             return Ok((Op::Merge, OpArgs::default()));
         };
         let mut args = OpArgs::default();
+        if matches!(op, Op::Merge | Op::Remove | Op::Append) {
+            // these take no arguments, and the reference ignores any it is given
+            return Ok((op, args));
+        }
         for (k, r) in &ann.kwargs {
             match (op, k.as_str()) {
                 (Op::Replace | Op::Insert | Op::Assert, "via") => {
@@ -216,12 +233,7 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                 (Op::Replace, "or_add") => args.or_add = self.bool_kwarg(&ann.name, k, *r)?,
                 (Op::Insert, "before") => args.before = self.bool_kwarg(&ann.name, k, *r)?,
                 (Op::Insert, "after") => args.after = self.bool_kwarg(&ann.name, k, *r)?,
-                _ => {
-                    return err(format!(
-                        "Unknown keyword argument '{k}' in '{}' annotation",
-                        ann.name
-                    ))
-                }
+                _ => return err(unknown_kwarg(&ann.name, k)),
             }
         }
         Ok((op, args))
@@ -248,9 +260,16 @@ impl<H: Host + ?Sized> Engine<'_, H> {
             .filter(|(k, _)| matches!(k.as_str(), "expects" | "missing_ok" | "when"))
             .collect();
         if given.len() > 1 {
+            // named in this order: missing_ok, expects, when
+            let mut names: Vec<&str> = given.iter().map(|(k, _)| k.as_str()).collect();
+            names.sort_by_key(|k| {
+                ["missing_ok", "expects", "when"]
+                    .iter()
+                    .position(|n| n == k)
+            });
             return err(format!(
-                "Expected only one of keyword arguments ('expects', 'missing_ok', 'when') in '{}' annotation",
-                ann.name
+                "Expected only one of keyword arguments ('{}', '{}') specified",
+                names[0], names[1]
             ));
         }
         let Some((k, r)) = given.first().map(|(k, r)| (k.as_str(), *r)) else {
@@ -305,7 +324,9 @@ impl<H: Host + ?Sized> Engine<'_, H> {
 
     fn child_defaults(&mut self, meta: &Meta, inherited: &Defaults) -> Result<Defaults> {
         match meta.annotation(CHILD_DEFAULTS) {
-            Some(a) => match self.expectation(a)? {
+            Some(a) => match known_kwargs(a, &["expects", "missing_ok", "when"])
+                .and_then(|()| self.expectation(a))?
+            {
                 Some(e) => Ok(Defaults(Some(e))),
                 None => Ok(inherited.clone()),
             },
@@ -315,6 +336,9 @@ impl<H: Host + ?Sized> Engine<'_, H> {
 
     fn match_info(&mut self, meta: &Meta, kind: Kind, defaults: &Defaults) -> Result<MatchInfo> {
         let ann = meta.annotation(MATCH);
+        if let Some(a) = ann {
+            known_kwargs(a, &["by", "expects", "missing_ok", "when"])?;
+        }
         if let (Kind::Doc, Some(a)) = (kind, ann) {
             if a.kwargs.is_empty() {
                 return err(
@@ -605,11 +629,16 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                         },
                     );
                 }
+                // the whole item is replaced: the right item's key (an item matched by
+                // `by=` may get a new one) and its annotations (a schema's replaced rules
+                // do not survive), not only its value
                 for i in idxs {
                     let value = self.new_value(args.via, &left.items[i].value, &ri.value)?;
-                    let li = &mut left.items[i];
-                    li.value = value;
-                    li.meta.pos = ri.meta.pos.clone();
+                    left.items[i] = MapItem {
+                        key: ri.key.clone(),
+                        value,
+                        meta: clean_meta(&ri.meta),
+                    };
                 }
             }
             Op::Assert => {
@@ -699,11 +728,13 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                         },
                     );
                 }
+                // the whole item is replaced, its annotations included (see map items)
                 for i in idxs {
                     let value = self.new_value(args.via, &left.items[i].value, &ri.value)?;
-                    let li = &mut left.items[i];
-                    li.value = value;
-                    li.meta.pos = ri.meta.pos.clone();
+                    left.items[i] = ArrayItem {
+                        value,
+                        meta: clean_meta(&ri.meta),
+                    };
                 }
             }
             Op::Insert => {
@@ -772,14 +803,13 @@ impl<H: Host + ?Sized> Engine<'_, H> {
     fn doc_inner(&mut self, left: &mut Vec<DocSet>, rd: &Doc) -> Result<()> {
         let ni = self.node_info(&rd.meta, Kind::Doc, &Defaults::default())?;
         let (op, args, info, child_defaults) = (ni.op, &ni.args, &ni.matching, &ni.child_defaults);
+        let new_doc = |value: Node| Doc {
+            value,
+            meta: clean_meta(&rd.meta),
+            computed: rd.computed,
+        };
         if op == Op::Append {
-            Self::push_doc(
-                left,
-                Doc {
-                    value: clean(&rd.value),
-                    meta: clean_meta(&rd.meta),
-                },
-            );
+            Self::push_doc(left, new_doc(clean(&rd.value)));
             return Ok(());
         }
         // (docset, doc) of each matched document, in order
@@ -800,15 +830,10 @@ impl<H: Host + ?Sized> Engine<'_, H> {
         if !self.expect(&info.expectation, &positions)? {
             return Ok(());
         }
-        let new_doc = |value: Node| Doc {
-            value,
-            meta: clean_meta(&rd.meta),
-        };
         match op {
+            // Documents are added only by append, insert and `replace or_add=True`: a
+            // merge (or remove) that matches no document leaves the set as it is.
             Op::Merge => {
-                if idxs.is_empty() {
-                    Self::push_doc(left, new_doc(clean(&rd.value)));
-                }
                 for (s, d) in idxs {
                     let doc = &mut left[s].docs[d];
                     self.merge_into(
@@ -842,11 +867,10 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                     let value = self.new_value(args.via, &Node::Null, &rd.value)?;
                     Self::push_doc(left, new_doc(value));
                 }
+                // the whole document is replaced, its annotations included
                 for (s, d) in idxs {
                     let value = self.new_value(args.via, &left[s].docs[d].value, &rd.value)?;
-                    let doc = &mut left[s].docs[d];
-                    doc.value = value;
-                    doc.meta.pos = rd.meta.pos.clone();
+                    left[s].docs[d] = new_doc(value);
                 }
             }
             Op::Insert => {

@@ -168,21 +168,13 @@ impl Expects {
     }
 
     /// How the expectation is written in the `Expected number of matched nodes to be …`
-    /// message.
+    /// message: `2`, `>= 1`; of alternatives, the reference names the last one it tried
+    /// (`expects=[0, 1]` or `missing_ok=True` with two matches: `to be 1`).
     pub fn describe(&self) -> String {
         match self {
             Expects::Exactly(n) => n.to_string(),
-            Expects::AtLeast(n) => format!("{n}+"),
-            Expects::OneOf(alts) => {
-                let parts: Vec<String> = alts
-                    .iter()
-                    .map(|a| match a {
-                        Expects::AtLeast(n) => format!("\"{n}+\""),
-                        other => other.describe(),
-                    })
-                    .collect();
-                format!("one of [{}]", parts.join(", "))
-            }
+            Expects::AtLeast(n) => format!(">= {n}"),
+            Expects::OneOf(alts) => alts.last().map(Expects::describe).unwrap_or_default(),
             Expects::Func(_) => "as expected by function".to_owned(),
         }
     }
@@ -209,7 +201,9 @@ pub fn lines_suffix(positions: &[&Pos]) -> String {
     if positions.is_empty() {
         return String::new();
     }
-    let lines: Vec<String> = positions.iter().map(|p| p.describe()).collect();
+    // listed in text order (`f.yml:10` before `f.yml:7`), as the reference sorts them
+    let mut lines: Vec<String> = positions.iter().map(|p| p.describe()).collect();
+    lines.sort();
     format!(" (lines: {})", lines.join(", "))
 }
 
@@ -292,6 +286,7 @@ mod tests {
         assert_eq!(parse_expects_str("1+", "expects"), Ok(Expects::AtLeast(1)));
         assert_eq!(parse_expects_str("2", "expects"), Ok(Expects::Exactly(2)));
         assert!(parse_expects_str("x+", "expects").is_err());
-        assert_eq!(Expects::missing_ok(true).describe(), "one of [0, 1]");
+        assert_eq!(Expects::missing_ok(true).describe(), "1");
+        assert_eq!(Expects::AtLeast(2).describe(), ">= 2");
     }
 }

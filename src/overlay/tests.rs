@@ -108,14 +108,14 @@ fn arr(items: Vec<(Node, Vec<Annotation>)>) -> Node {
 }
 
 fn doc(value: Node, annotations: Vec<Annotation>) -> Doc {
-    Doc {
+    Doc::new(
         value,
-        meta: Meta {
+        Meta {
             annotations: annotations.into_iter().map(Arc::new).collect(),
             pos: Pos::new(&Arc::from("overlay.yml"), 1),
             ..Meta::default()
         },
-    }
+    )
 }
 
 fn subset(h: &mut FakeHost, src: &str) -> Annotation {

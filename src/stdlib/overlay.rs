@@ -312,6 +312,10 @@ enum Right {
 }
 
 fn right_side(v: Value) -> anyhow::Result<Right> {
+    // `None` holds nothing to apply, like an empty fragment: `overlay.apply(x, None)` is x
+    if v.is_none() {
+        return Ok(Right::Empty);
+    }
     if let Some(f) = v.downcast_ref::<YamlFragment>() {
         return Ok(match &*f.node {
             FragmentNode::Empty => Right::Empty,

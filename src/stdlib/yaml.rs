@@ -61,16 +61,24 @@ pub fn decode_str(src: &str) -> anyhow::Result<Node> {
 }
 
 /// The YAML text of a Starlark value, as `yaml.encode` gives it. A document-set fragment
-/// gives one YAML document per document, separated by `---`.
+/// gives one YAML document per document, separated by `---`. Empty documents print
+/// nothing, as in the output (`Doc::is_empty`): `yaml.encode(None)` is `""`.
 pub fn encode_value(v: Value) -> anyhow::Result<String> {
     if let Some(f) = v.downcast_ref::<YamlFragment>() {
         if let FragmentNode::DocSet(ds) = &*f.node {
-            let docs: Vec<Node> = ds.docs.iter().map(|d| d.value.clone()).collect();
+            let docs: Vec<Node> = ds
+                .docs
+                .iter()
+                .filter(|d| !d.is_empty())
+                .map(|d| d.value.clone())
+                .collect();
             return emit_docs(&docs);
         }
     }
-    let node = to_node(v)?;
-    emit_docs(std::slice::from_ref(&node))
+    match to_node(v)? {
+        Node::Null => Ok(String::new()),
+        node => emit_docs(std::slice::from_ref(&node)),
+    }
 }
 
 /// Emits nodes as YAML documents joined by `---` (no leading separator).
@@ -152,10 +160,7 @@ mod more_tests {
 
     #[test]
     fn encode_docset() {
-        let doc = |n: Node| Doc {
-            value: n,
-            meta: Meta::default(),
-        };
+        let doc = |n: Node| Doc::new(n, Meta::default());
         let map = Node::Map(Map {
             items: vec![MapItem {
                 key: Node::Str("a".into()),

@@ -174,7 +174,7 @@ pub fn library_values(
                 continue;
             }
             let Some(dv) = doc.meta.annotation(values::DATA_VALUES).cloned() else {
-                if doc.value.is_empty_doc_value() {
+                if doc.is_empty() {
                     continue;
                 }
                 return Err(wrap(anyhow!(
@@ -374,10 +374,7 @@ fn library_schema<'e>(
     let mut docs: Vec<Doc> = own;
     for e in for_me {
         if let Payload::Schema { value, meta } = &e.payload {
-            docs.push(Doc {
-                value: value.clone(),
-                meta: meta.clone(),
-            });
+            docs.push(Doc::new(value.clone(), meta.clone()));
         }
     }
     if docs.is_empty() {
@@ -495,12 +492,19 @@ pub fn library_outputs(
 }
 
 /// Documents annotated `@overlay/match` are taken out of the output and applied, file by
-/// file, onto all the other documents.
-fn apply_overlays(rt: &Runtime, outputs: &mut [OutputFile]) -> anyhow::Result<()> {
+/// file, onto all the other documents. Empty documents (`Doc::is_empty`) leave the output
+/// first, so overlays never see them and `expects` never counts them, and again after the
+/// overlays (one they emptied, say one replaced by null).
+///
+/// A YAML file left with no documents of its own (only overlays, only empty documents)
+/// is no output file, unless overlays put documents into it; one whose documents the
+/// overlays removed is an output file, empty.
+fn apply_overlays(rt: &Runtime, outputs: &mut Vec<OutputFile>) -> anyhow::Result<()> {
     let mut overlays: Vec<Doc> = Vec::new();
     let mut overlay_files: Vec<&str> = Vec::new();
     let mut slots: Vec<usize> = Vec::new();
     let mut docsets: Vec<DocSet> = Vec::new();
+    let mut had_docs = vec![true; outputs.len()];
     for (i, out) in outputs.iter_mut().enumerate() {
         if let OutputContent::Yaml(ds) = &mut out.content {
             let (ov, rest): (Vec<Doc>, Vec<Doc>) = std::mem::take(&mut ds.docs)
@@ -511,6 +515,8 @@ fn apply_overlays(rt: &Runtime, outputs: &mut [OutputFile]) -> anyhow::Result<()
             }
             overlays.extend(ov);
             ds.docs = rest;
+            ds.docs.retain(|d| !d.is_empty());
+            had_docs[i] = !ds.docs.is_empty();
             slots.push(i);
             docsets.push(std::mem::take(ds));
         }
@@ -529,9 +535,13 @@ fn apply_overlays(rt: &Runtime, outputs: &mut [OutputFile]) -> anyhow::Result<()
             Ok(())
         })?;
     }
-    for (slot, ds) in slots.into_iter().zip(docsets) {
+    for (slot, mut ds) in slots.into_iter().zip(docsets) {
+        ds.docs.retain(|d| !d.is_empty());
+        had_docs[slot] |= !ds.docs.is_empty();
         outputs[slot].content = OutputContent::Yaml(ds);
     }
+    let mut had_docs = had_docs.into_iter();
+    outputs.retain(|_| had_docs.next().unwrap_or(true));
     Ok(())
 }
 

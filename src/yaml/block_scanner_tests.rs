@@ -556,10 +556,13 @@ fn corpus_files_match_saphyr() {
         }
     }
     eprintln!("fast path taken for {taken} of {} files", files.len());
-    // the conformance corpus is only on CI and dev machines
-    if root.join("../shared/conformance/cases").is_dir() {
-        assert!(taken > 100, "fast path taken for only {taken} files");
-    }
+    let corpus = root.join("../shared/conformance/cases");
+    assert!(
+        corpus.is_dir(),
+        "the conformance corpus is missing: {} (CI has ../shared beside the project)",
+        corpus.display()
+    );
+    assert!(taken > 100, "fast path taken for only {taken} files");
 }
 
 /// Lines of the subset at random indents, mostly not well-formed: whatever saphyr

@@ -261,6 +261,34 @@ pub struct ArrayItem {
 pub struct Doc {
     pub value: Node,
     pub meta: Meta,
+    /// The value was computed by an expression (`--- #@ {}`) rather than written as YAML
+    /// (or built from YAML fragments): see [`Doc::is_empty`].
+    pub computed: bool,
+}
+
+impl Doc {
+    /// A document as written in YAML.
+    pub fn new(value: Node, meta: Meta) -> Self {
+        Doc {
+            value,
+            meta,
+            computed: false,
+        }
+    }
+
+    /// Whether the document leaves the document set: its value is null, or a map or array
+    /// without items that was written as YAML — `--- {}`, `--- []`, `--- null`, a
+    /// document holding only comments or code, a body whose items were all skipped by
+    /// `if`/`for`. A map or array computed by an expression (`--- #@ {}`) is a value the
+    /// template asked for and stays, even empty.
+    pub fn is_empty(&self) -> bool {
+        match &self.value {
+            Node::Null => true,
+            Node::Map(m) => m.items.is_empty() && !self.computed,
+            Node::Array(a) => a.items.is_empty() && !self.computed,
+            _ => false,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -348,16 +376,6 @@ impl Node {
             Node::Str(_) => "string",
             Node::Map(_) => "map",
             Node::Array(_) => "array",
-        }
-    }
-
-    /// An empty document (null, `{}`, `[]`) is left out of the output.
-    pub fn is_empty_doc_value(&self) -> bool {
-        match self {
-            Node::Null => true,
-            Node::Map(m) => m.items.is_empty(),
-            Node::Array(a) => a.items.is_empty(),
-            _ => false,
         }
     }
 

@@ -838,10 +838,7 @@ impl<'a> Builder<'a> {
         self.flush_trailing(None);
         match self.stack.pop() {
             Some(Frame::Doc { meta, value }) => {
-                self.docs.push(Doc {
-                    value: value.unwrap_or(Node::Null),
-                    meta,
-                });
+                self.docs.push(Doc::new(value.unwrap_or(Node::Null), meta));
                 Ok(())
             }
             _ => Err(YamlError::at(None, "internal error: unbalanced document")),
@@ -1037,10 +1034,8 @@ impl<'a> Builder<'a> {
     fn finish(mut self) -> DocSet {
         self.flush_trailing(None);
         if self.docs.is_empty() {
-            self.docs.push(Doc {
-                value: Node::Null,
-                meta: Meta::at(Pos::new(self.file, 1)),
-            });
+            self.docs
+                .push(Doc::new(Node::Null, Meta::at(Pos::new(self.file, 1))));
         }
         DocSet {
             docs: self.docs,

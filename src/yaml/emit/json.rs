@@ -6,13 +6,10 @@ use super::float::write_float_json;
 use super::EmitError;
 use crate::yaml::node::{DocSet, Map, Node};
 
-/// `-o json`: every non-empty document marshalled compactly, concatenated with no
-/// separator and no trailing newline.
+/// `-o json`: every document marshalled compactly, concatenated with no separator and
+/// no trailing newline.
 pub fn json_docset(ds: &DocSet, out: &mut String) -> Result<(), EmitError> {
     for doc in &ds.docs {
-        if doc.value.is_empty_doc_value() {
-            continue;
-        }
         let mut w = JsonWriter {
             out,
             indent: 0,

@@ -22,7 +22,7 @@ const GUTTER_PAD: usize = 10;
 
 pub fn pos_docset(ds: &DocSet, out: &mut String) {
     let mut max_len = 0usize;
-    for doc in ds.docs.iter().filter(|d| !d.value.is_empty_doc_value()) {
+    for doc in &ds.docs {
         max_len = max_len.max(pos_len(&doc.meta.pos));
         max_pos_len(&doc.value, &mut max_len);
     }
@@ -30,7 +30,7 @@ pub fn pos_docset(ds: &DocSet, out: &mut String) {
         out,
         width: max_len + GUTTER_PAD,
     };
-    for doc in ds.docs.iter().filter(|d| !d.value.is_empty_doc_value()) {
+    for doc in &ds.docs {
         p.row(&doc.meta.pos, 0);
         p.out.push_str("[doc]\n");
         if doc.value.is_scalar() {

@@ -8,17 +8,13 @@ use std::fmt::Write as _;
 use super::float::write_float_yaml;
 use crate::yaml::node::{DocSet, Node};
 
-/// The default output: non-empty documents joined by `---\n`.
+/// The default output: the documents joined by `---\n` (empty documents have already
+/// left the set, see `Doc::is_empty`; those still here print, e.g. as `{}`).
 pub fn yaml_docset(ds: &DocSet, out: &mut String) {
-    let mut first = true;
-    for doc in &ds.docs {
-        if doc.value.is_empty_doc_value() {
-            continue;
-        }
-        if !first {
+    for (i, doc) in ds.docs.iter().enumerate() {
+        if i > 0 {
             out.push_str("---\n");
         }
-        first = false;
         write_document(&doc.value, out);
     }
 }
