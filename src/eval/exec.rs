@@ -6,6 +6,7 @@ use starlark::environment::{FrozenModule, Globals, GlobalsBuilder, LibraryExtens
 use starlark::eval::{Evaluator, FileLoader};
 use starlark::syntax::{AstModule, Dialect};
 use starlark::typing::AstModuleTypecheck;
+use starlark::values::list::{AllocList, ListRef};
 use starlark::PrintHandler;
 
 use super::error::{format_error, message_text};
@@ -110,12 +111,32 @@ fn undefined_names(
 }
 
 /// Runs `f` with a fresh evaluator on a temporary module, with the runtime reachable
-/// (for calling Starlark values outside a template's own evaluation).
+/// (for calling Starlark values outside a template's own evaluation: overlays' `by=` and
+/// `via=` functions, validation rules).
+///
+/// Such a call may build annotated YAML fragments (a `via=` lambda calling a function
+/// whose body carries `#@overlay/match ...`): the module is an evaluation of its own,
+/// holding those annotations' values like a template's, and keeps them once `f` is done
+/// when there are any.
 pub fn with_evaluator<R>(rt: &Runtime, f: impl FnOnce(&mut Evaluator) -> R) -> R {
     let extra = Extra(rt);
-    Module::with_temp_heap(|module| {
-        let mut eval = Evaluator::new(&module);
-        eval.extra = Some(&extra);
-        f(&mut eval)
-    })
+    let serial = rt.begin_host_module();
+    let (result, values) = Module::with_temp_heap(|module| {
+        let list = module.heap().alloc(AllocList([serial as i32]));
+        module.set(instr::ANNOTATION_VALUES, list);
+        let result = {
+            let mut eval = Evaluator::new(&module);
+            eval.extra = Some(&extra);
+            f(&mut eval)
+        };
+        let made_annotations = ListRef::from_value(list).is_some_and(|l| l.len() > 1);
+        let values = made_annotations
+            .then(|| module.freeze().ok())
+            .flatten()
+            .and_then(|m| m.get_any_visibility(instr::ANNOTATION_VALUES).ok())
+            .map(|(v, _)| v);
+        (result, values)
+    });
+    rt.end_module(serial, values);
+    result
 }

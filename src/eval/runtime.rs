@@ -94,7 +94,17 @@ pub struct Runtime {
     evaluating: RefCell<Vec<u32>>,
     /// Annotation values of modules whose evaluation finished.
     frozen_values: RefCell<HashMap<u32, OwnedFrozenValue>>,
+    /// Evaluations outside of templates (`exec::with_evaluator`) so far; their serials
+    /// follow [`HOST_SERIALS`].
+    host_modules: std::cell::Cell<u32>,
+    /// Templates numbered so far, and the number of each registered one (by id): see
+    /// [`Runtime::number_template`].
+    numbered: std::cell::Cell<u32>,
+    numbers: RefCell<Vec<Option<u32>>>,
 }
+
+/// The first serial of evaluations outside of templates: template ids stay below it.
+const HOST_SERIALS: u32 = 1 << 30;
 
 /// Handed to the evaluator as `eval.extra`.
 #[derive(ProvidesStaticType)]
@@ -117,10 +127,28 @@ impl Runtime {
         self.templates.borrow().len() as u32
     }
 
-    pub fn register(&self, t: CompiledTemplate) -> Rc<CompiledTemplate> {
+    /// Registers a compiled template; `numbered` as in [`Runtime::number_template`].
+    pub fn register(&self, t: CompiledTemplate, numbered: bool) -> Rc<CompiledTemplate> {
         let t = Rc::new(t);
         self.templates.borrow_mut().push(t.clone());
+        let number = numbered.then(|| self.number_template());
+        self.numbers.borrow_mut().push(number);
         t
+    }
+
+    /// The next number of a YAML or text template, as error messages name its
+    /// instructions (`__ytt_tpl3_set_node`): the reference numbers the templates it
+    /// compiles from 2 in the order it compiles them, plain YAML files included (which
+    /// need no evaluation here, so take a number without being registered).
+    pub fn number_template(&self) -> u32 {
+        let n = self.numbered.get();
+        self.numbered.set(n + 1);
+        n + 2
+    }
+
+    /// The number of a registered template (see [`Runtime::number_template`]).
+    fn template_number(&self, id: u32) -> Option<u32> {
+        self.numbers.borrow().get(id as usize).copied().flatten()
     }
 
     pub fn template(&self, id: u32) -> Option<Rc<CompiledTemplate>> {
@@ -160,6 +188,15 @@ impl Runtime {
     /// Marks the start of a module's evaluation.
     pub fn begin_module(&self, id: u32) {
         self.evaluating.borrow_mut().push(id);
+    }
+
+    /// Marks the start of an evaluation outside of templates; returns its serial.
+    pub fn begin_host_module(&self) -> u32 {
+        let n = self.host_modules.get();
+        self.host_modules.set(n + 1);
+        let serial = HOST_SERIALS + n;
+        self.begin_module(serial);
+        serial
     }
 
     /// Marks the end of a module's evaluation, keeping its annotation values.
@@ -854,14 +891,22 @@ impl<'v> StarlarkValue<'v> for Forever {
     unsafe fn iter_stop(&self) {}
 }
 
-/// Errors of node instructions carry the instruction's name, as the reference's do
-/// (its templates are numbered from 2).
-fn instruction_error(template: i32, instruction: &str, e: anyhow::Error) -> anyhow::Error {
+/// Errors of node instructions carry the instruction's name, as the reference's do.
+fn instruction_error(
+    rt: &Runtime,
+    template: i32,
+    instruction: &str,
+    e: anyhow::Error,
+) -> anyhow::Error {
     let msg = format!("{e:#}");
     if msg.starts_with("template.replace:") {
         return e;
     }
-    anyhow!("__ytt_tpl{}_{instruction}: {msg}", template + 2)
+    let number = u32::try_from(template)
+        .ok()
+        .and_then(|id| rt.template_number(id))
+        .unwrap_or(2);
+    anyhow!("__ytt_tpl{number}_{instruction}: {msg}")
 }
 
 fn as_u32(v: i32) -> anyhow::Result<u32> {
@@ -895,9 +940,9 @@ pub fn instructions(builder: &mut GlobalsBuilder) {
     }
 
     fn __ytt_start_node(template: i32, tag: i32, eval: &mut Evaluator) -> anyhow::Result<NoneType> {
-        runtime(eval)?
-            .start_node(as_u32(template)?, as_u32(tag)?)
-            .map_err(|e| instruction_error(template, "start_node", e))?;
+        let rt = runtime(eval)?;
+        rt.start_node(as_u32(template)?, as_u32(tag)?)
+            .map_err(|e| instruction_error(rt, template, "start_node", e))?;
         Ok(NoneType)
     }
 
@@ -907,9 +952,9 @@ pub fn instructions(builder: &mut GlobalsBuilder) {
         value: Value<'v>,
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<NoneType> {
-        runtime(eval)?
-            .set_node(as_u32(template)?, as_u32(tag)?, value)
-            .map_err(|e| instruction_error(template, "set_node", e))?;
+        let rt = runtime(eval)?;
+        rt.set_node(as_u32(template)?, as_u32(tag)?, value)
+            .map_err(|e| instruction_error(rt, template, "set_node", e))?;
         Ok(NoneType)
     }
 
@@ -919,9 +964,9 @@ pub fn instructions(builder: &mut GlobalsBuilder) {
         value: Value<'v>,
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<NoneType> {
-        runtime(eval)?
-            .set_key(as_u32(template)?, as_u32(tag)?, value)
-            .map_err(|e| instruction_error(template, "start_node", e))?;
+        let rt = runtime(eval)?;
+        rt.set_key(as_u32(template)?, as_u32(tag)?, value)
+            .map_err(|e| instruction_error(rt, template, "start_node", e))?;
         Ok(NoneType)
     }
 

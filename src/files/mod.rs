@@ -119,46 +119,13 @@ impl InputFile {
     }
 }
 
-/// The order in which the root library lists its accessible files, as `--files-inspect`
-/// prints them: the files of a directory (in input order) before those of its
-/// subdirectories (in order of first appearance), depth first; files inside `_ytt_lib`
-/// are left out. Returns indices into `rel_paths`.
+/// The files of the root library, as `--files-inspect` lists them: in input order (a
+/// directory's files in the order of its walk, by name), those inside `_ytt_lib` left
+/// out. Returns indices into `rel_paths`.
 pub fn accessible_order<S: AsRef<str>>(rel_paths: &[S]) -> Vec<usize> {
-    #[derive(Default)]
-    struct Dir {
-        files: Vec<usize>,
-        children: Vec<(String, Dir)>,
-    }
-    fn walk(dir: &Dir, out: &mut Vec<usize>) {
-        out.extend_from_slice(&dir.files);
-        for (_, child) in &dir.children {
-            walk(child, out);
-        }
-    }
-    let mut root = Dir::default();
-    for (i, p) in rel_paths.iter().enumerate() {
-        let p = p.as_ref();
-        if is_private_path(p) {
-            continue;
-        }
-        let mut comps: Vec<&str> = p.split('/').collect();
-        comps.pop();
-        let mut dir = &mut root;
-        for c in comps {
-            let pos = match dir.children.iter().position(|(n, _)| n == c) {
-                Some(pos) => pos,
-                None => {
-                    dir.children.push((c.to_owned(), Dir::default()));
-                    dir.children.len() - 1
-                }
-            };
-            dir = &mut dir.children[pos].1;
-        }
-        dir.files.push(i);
-    }
-    let mut out = Vec::new();
-    walk(&root, &mut out);
-    out
+    (0..rel_paths.len())
+        .filter(|&i| !is_private_path(rel_paths[i].as_ref()))
+        .collect()
 }
 
 /// Formats an I/O error the way Go's `os` package does (`stat x: no such file or directory`).
@@ -215,7 +182,7 @@ mod tests {
     }
 
     #[test]
-    fn accessible_order_puts_directory_files_first() {
+    fn accessible_order_keeps_input_order_without_private_files() {
         let paths = [
             "a/x.yml",
             "b.yml",
@@ -228,6 +195,6 @@ mod tests {
             .into_iter()
             .map(|i| paths[i])
             .collect();
-        assert_eq!(order, ["b.yml", "c.yml", "a/x.yml", "a/w.yml", "a/b/z.yml"]);
+        assert_eq!(order, ["a/x.yml", "b.yml", "a/b/z.yml", "c.yml", "a/w.yml"]);
     }
 }

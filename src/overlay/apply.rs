@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::errors::{OverlayError, Result};
-use super::matching::{compare_subset, go_type, lines_suffix, parse_expects_str, Expects, Matcher};
+use super::matching::{compare_subset, lines_suffix, parse_expects_str, Expects, Matcher};
 use super::Host;
 use crate::yaml::{
     Annotation, Array, ArrayItem, Doc, DocSet, Map, MapItem, Meta, Node, Pos, ValueRef,
@@ -61,17 +61,21 @@ pub fn apply_node<H: Host + ?Sized>(mut left: Node, right: &Node, host: &mut H) 
     Ok(left)
 }
 
-/// Applies a data-values document onto the values so far: like [`apply_node`], with the
-/// document's own `@overlay/match-child-defaults` applying to its items.
+/// Applies a data-values (or schema) document onto the values so far: like
+/// [`apply_node`], with the document's own `@overlay/match-child-defaults` applying to its
+/// items; errors name the document, as in overlay post-processing.
 pub fn apply_doc_value<H: Host + ?Sized>(
     mut left: Node,
     right: &Doc,
     host: &mut H,
 ) -> Result<Node> {
     let mut e = Engine::new(host);
-    let defaults = e.child_defaults(&right.meta, &Defaults::default())?;
-    let mut meta = Meta::default();
-    e.merge_into(&mut left, &mut meta, &right.value, &right.meta, &defaults)?;
+    let mut apply = || -> Result<()> {
+        let defaults = e.child_defaults(&right.meta, &Defaults::default())?;
+        let mut meta = Meta::default();
+        e.merge_into(&mut left, &mut meta, &right.value, &right.meta, &defaults)
+    };
+    apply().map_err(|err| err.within(format!("Document on line {}", right.meta.pos.describe())))?;
     Ok(left)
 }
 
@@ -539,10 +543,10 @@ impl<H: Host + ?Sized> Engine<'_, H> {
             (Node::Map(r), Node::Map(l)) => self.merge_map(l, r, defaults),
             (Node::Array(r), Node::Array(l)) => self.merge_array(l, r, defaults),
             (Node::Map(_), l) if !l.is_null() => {
-                err(format!("Expected map, but was {}", go_type(l)))
+                err(format!("Expected map, but was {}", l.type_name()))
             }
             (Node::Array(_), l) if !l.is_null() => {
-                err(format!("Expected array, but was {}", go_type(l)))
+                err(format!("Expected array, but was {}", l.type_name()))
             }
             _ => {
                 *left = clean(right);

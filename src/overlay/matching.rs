@@ -100,7 +100,7 @@ pub fn compare_subset(left: &Node, expected: &Node) -> Result<(), String> {
     match expected {
         Node::Map(em) => {
             let Node::Map(lm) = left else {
-                return Err(format!("Expected map, but was {}", go_type(left)));
+                return Err(format!("Expected map, but was {}", left.type_name()));
             };
             for item in &em.items {
                 match lm.get(&item.key) {
@@ -117,7 +117,7 @@ pub fn compare_subset(left: &Node, expected: &Node) -> Result<(), String> {
         }
         Node::Array(ea) => {
             let Node::Array(la) = left else {
-                return Err(format!("Expected array, but was {}", go_type(left)));
+                return Err(format!("Expected array, but was {}", left.type_name()));
             };
             if ea.items.len() > la.items.len() {
                 return Err(format!(

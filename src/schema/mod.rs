@@ -127,14 +127,12 @@ pub fn violations_report(violations: &[Violation], flag: Option<FlagOrigin>) -> 
             } => {
                 let expected = match allowed.len() {
                     1 => format!("a map item with the key named \"{}\"", allowed[0]),
-                    2..=9 => format!(
-                        "one of {{ {} }}",
-                        allowed
-                            .iter()
-                            .map(|k| format!("\"{k}\""))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
+                    2..=9 => {
+                        // listed sorted and unquoted, as the reference does
+                        let mut keys: Vec<&str> = allowed.iter().map(|k| k.as_str()).collect();
+                        keys.sort_unstable();
+                        format!("one of {{ {} }}", keys.join(", "))
+                    }
                     _ => "a key declared in map".to_owned(),
                 };
                 let hints = did_you_mean(key, allowed)

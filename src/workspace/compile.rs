@@ -34,11 +34,16 @@ pub(crate) fn compile_yaml_file(
     ds: DocSet,
     opts: CompileOptions,
 ) -> anyhow::Result<Compiled> {
-    if file.kind == FileKind::YamlPlain || !is_templated(&ds) {
+    if file.kind == FileKind::YamlPlain {
+        return Ok(Compiled::Plain(plain_yaml(ds)));
+    }
+    if !is_templated(&ds) {
+        rt.number_template();
         return Ok(Compiled::Plain(plain_yaml(ds)));
     }
     let name: Arc<str> = Arc::from(file.rel_path.as_str());
     if needs_no_evaluation(&ds) {
+        rt.number_template();
         let mut ds = ds;
         for d in &mut ds.docs {
             d.meta.annotations = document_annotations(d, &name).into();
@@ -47,7 +52,7 @@ pub(crate) fn compile_yaml_file(
     }
     let compiled = compile_yaml(rt.next_id(), name, text_of(file)?, &ds, opts)
         .map_err(|e| compile_error(&file.rel_path, e))?;
-    Ok(Compiled::Template(rt.register(compiled)))
+    Ok(Compiled::Template(rt.register(compiled, true)))
 }
 
 pub(crate) fn text_of(file: &InputFile) -> anyhow::Result<&str> {
@@ -73,7 +78,8 @@ pub(crate) fn compile_file(
         FileKind::Starlark | FileKind::Data => compile_starlark(rt.next_id(), name, src),
     }
     .map_err(|e| compile_error(&file.rel_path, e))?;
-    Ok(Compiled::Template(rt.register(compiled)))
+    let numbered = matches!(file.kind, FileKind::TextTemplate | FileKind::TextPlain);
+    Ok(Compiled::Template(rt.register(compiled, numbered)))
 }
 
 fn compile_error(rel_path: &str, e: CompileError) -> anyhow::Error {

@@ -151,7 +151,13 @@ pub fn library_values(
             Compiled::Plain(ds) => ds,
             Compiled::Template(t) => {
                 let loader = empty.loader_for(&f.path);
-                match run_template(rt, super::globals(), &loader, &t).map_err(|e| anyhow!(e))? {
+                let templating = |e: String| {
+                    anyhow!(
+                        "Overlaying data values (in following order: {order}):\n  Templating file '{}': {e}",
+                        f.file.rel_path
+                    )
+                };
+                match run_template(rt, super::globals(), &loader, &t).map_err(templating)? {
                     (_, Some(RootOutput::Docs(ds))) => ds,
                     _ => DocSet::default(),
                 }
@@ -255,13 +261,23 @@ pub fn library_values(
         }
         Ok(())
     };
-    let overlay_on = |result: &mut Node, value: &Node, host: &mut dyn Host| -> anyhow::Result<()> {
+    // `doc`: where the document holding `value` was written, for messages
+    let overlay_on = |result: &mut Node,
+                      value: &Node,
+                      doc: Option<&str>,
+                      host: &mut dyn Host|
+     -> anyhow::Result<()> {
         if result.is_null() {
             *result = strip_overlay_annotations(value.clone());
         } else {
             let left = std::mem::take(result);
-            *result = overlay::apply_node(left, value, host)
-                .map_err(|e| wrap(anyhow!("{}", e.indented(0))))?;
+            *result = overlay::apply_node(left, value, host).map_err(|e| {
+                let e = match doc {
+                    Some(pos) => e.within(format!("Document on line {pos}")),
+                    None => e,
+                };
+                wrap(anyhow!("{}", e.indented(0)))
+            })?;
         }
         Ok(())
     };
@@ -284,7 +300,7 @@ pub fn library_values(
             after_module: false,
         } = &e.payload
         {
-            overlay_on(&mut result, value, host)?;
+            overlay_on(&mut result, value, Some(&e.origin), host)?;
             typed(&mut result, &mut doc_meta, None)?;
         }
     }
@@ -295,7 +311,7 @@ pub fn library_values(
             }
             values::merge_plain(&mut result, strip_overlay_annotations(w.node.clone()));
         } else {
-            overlay_on(&mut result, &w.node, host)?;
+            overlay_on(&mut result, &w.node, None, host)?;
         }
         typed(&mut result, &mut doc_meta, None)?;
     }
@@ -305,7 +321,7 @@ pub fn library_values(
             after_module: true,
         } = &e.payload
         {
-            overlay_on(&mut result, value, host)?;
+            overlay_on(&mut result, value, Some(&e.origin), host)?;
             typed(&mut result, &mut doc_meta, None)?;
         }
     }

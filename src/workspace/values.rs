@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use anyhow::{anyhow, bail};
 
+use crate::overlay::OverlayError;
 use crate::template::annotations::annotations_of;
 use crate::yaml::{Doc, DocSet, Map, MapItem, Meta, Node, Pos};
 
@@ -132,21 +133,28 @@ pub fn merge_plain(left: &mut Node, right: Node) {
     }
 }
 
-/// Sets the value at `path`, creating maps on the way (`-v a.b.c=x`).
+/// Sets the value at `path`, creating maps on the way (`-v a.b.c=x`). The flag is an
+/// overlay of a document of nested maps on the flag's line: a key on the way whose value
+/// is not a map is reported as that overlay's mismatch.
 pub fn set_path(left: &mut Node, path: &[String], value: Node, source: &str) -> anyhow::Result<()> {
     let pos = Pos::new(&Arc::from(source), 1);
     let mut value = value;
     position_all(&mut value, &pos);
-    set_path_at(left, path, value, source, &pos)
+    set_path_at(left, path, value, &pos).map_err(|e| {
+        anyhow!(
+            "{}",
+            e.within(format!("Document on line {}", pos.describe()))
+                .indented(0)
+        )
+    })
 }
 
 fn set_path_at(
     left: &mut Node,
     path: &[String],
     value: Node,
-    source: &str,
     pos: &Pos,
-) -> anyhow::Result<()> {
+) -> Result<(), OverlayError> {
     let Some((first, rest)) = path.split_first() else {
         *left = value;
         return Ok(());
@@ -155,20 +163,26 @@ fn set_path_at(
         *left = Node::Map(Map::default());
     }
     let Node::Map(m) = left else {
-        bail!(
-            "Overlaying data value from {source}: expected key '{first}' to be in a map, but found {}",
+        return Err(OverlayError::new(format!(
+            "Expected map, but was {}",
             left.type_name()
-        );
+        )));
     };
     let key = Node::Str(first.clone());
+    let within = |e: OverlayError| {
+        e.within(format!(
+            "Map item (key '{first}') on line {}",
+            pos.describe()
+        ))
+    };
     if let Some(item) = m.items.iter_mut().find(|i| i.key.value_eq(&key)) {
         if rest.is_empty() {
             item.meta.pos = pos.clone();
         }
-        return set_path_at(&mut item.value, rest, value, source, pos);
+        return set_path_at(&mut item.value, rest, value, pos).map_err(within);
     }
     let mut child = Node::Null;
-    set_path_at(&mut child, rest, value, source, pos)?;
+    set_path_at(&mut child, rest, value, pos).map_err(within)?;
     m.items.push(MapItem {
         key,
         value: child,
