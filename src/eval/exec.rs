@@ -8,7 +8,7 @@ use starlark::syntax::{AstModule, Dialect};
 use starlark::typing::AstModuleTypecheck;
 use starlark::PrintHandler;
 
-use super::error::{format_error, message_text};
+use super::error::{format_error, format_static, message_text};
 use super::runtime::{instructions, Extra, RootOutput, Runtime};
 use crate::template::{instr, CompiledTemplate};
 
@@ -55,7 +55,10 @@ pub fn run_template(
     let depth = rt.context_depth();
     let ast = AstModule::parse(&t.id.to_string(), t.code.clone(), &dialect())
         .map_err(|e| format_error(rt, &e))?;
-    let extra = Extra(rt);
+    if let Some(e) = t.static_errors.first() {
+        return Err(format_static(t, &e.message, e.line));
+    }
+    let extra = Extra(rt, Some(loader));
     rt.begin_module(t.id);
     let result = Module::with_temp_heap(|module| {
         {
@@ -112,7 +115,7 @@ fn undefined_names(
 /// Runs `f` with a fresh evaluator on a temporary module, with the runtime reachable
 /// (for calling Starlark values outside a template's own evaluation).
 pub fn with_evaluator<R>(rt: &Runtime, f: impl FnOnce(&mut Evaluator) -> R) -> R {
-    let extra = Extra(rt);
+    let extra = Extra(rt, None);
     Module::with_temp_heap(|module| {
         let mut eval = Evaluator::new(&module);
         eval.extra = Some(&extra);
