@@ -645,6 +645,29 @@ fn output_files_writes_text_first_then_yaml() {
 }
 
 #[test]
+fn a_starlark_file_for_output_cannot_be_written_as_a_file() {
+    // evaluated for its effects, it produces nothing: the output directory refuses it
+    // before writing anything; standard output leaves it out
+    let dir = tree();
+    let d = dir.path();
+    write(d, "lib/h.star", "print(\"evaluated\")\n");
+    let args = [
+        "-f",
+        "c.yml",
+        "-f",
+        "lib",
+        "--file-mark",
+        "h.star:for-output=true",
+    ];
+    let out = ytt_in(d, &[&args[..], &["--output-files", "out"]].concat(), None);
+    assert_eq!(out.stderr, "evaluated\nytt: Error: Unknown file type\n");
+    assert_eq!((out.code, out.stdout.as_str()), (1, ""));
+    assert!(!d.join("out").exists());
+    let out = ytt_in(d, &args, None);
+    assert_eq!((out.code, out.stdout.as_str()), (0, "c: 3\n"));
+}
+
+#[test]
 fn output_files_are_yaml_whatever_the_format() {
     let dir = tree();
     let d = dir.path();
