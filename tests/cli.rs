@@ -494,10 +494,11 @@ fn files_inspect_orders_groups_and_directories() {
     );
     assert_eq!(out.stderr, "");
     assert_eq!(out.code, 0);
-    // Files of the root directory first (in input order), then each subdirectory's.
+    // In input order: each directory as walked (by name, subdirectories among the
+    // files), private libraries left out.
     assert_eq!(
         out.stdout,
-        "- 0.yml\n- a.txt\n- b.yml\n- c.lib.yml\n- only.json\n- named.yml\n- sub/z.yml\n- sub/deeper/y.star\n"
+        "- 0.yml\n- a.txt\n- b.yml\n- c.lib.yml\n- sub/deeper/y.star\n- sub/z.yml\n- only.json\n- named.yml\n"
     );
 }
 
@@ -524,7 +525,7 @@ fn files_inspect_shows_marked_paths_and_honours_output_format() {
         None,
     );
     assert_eq!((out.code, out.stderr.as_str()), (0, ""));
-    assert_eq!(out.stdout, r#"["c.yml","x/renamed.yml"]"#);
+    assert_eq!(out.stdout, r#"["x/renamed.yml","c.yml"]"#);
 }
 
 #[test]
@@ -642,6 +643,29 @@ fn output_files_writes_text_first_then_yaml() {
     assert_eq!(fs::read_to_string(d.join("out/b.yml")).unwrap(), "a: 1\n");
     assert_eq!(fs::read_to_string(d.join("out/x/c.yml")).unwrap(), "c: 3\n");
     assert!(!d.join("out/data.json").exists());
+}
+
+#[test]
+fn a_starlark_file_for_output_cannot_be_written_as_a_file() {
+    // evaluated for its effects, it produces nothing: the output directory refuses it
+    // before writing anything; standard output leaves it out
+    let dir = tree();
+    let d = dir.path();
+    write(d, "lib/h.star", "print(\"evaluated\")\n");
+    let args = [
+        "-f",
+        "c.yml",
+        "-f",
+        "lib",
+        "--file-mark",
+        "h.star:for-output=true",
+    ];
+    let out = ytt_in(d, &[&args[..], &["--output-files", "out"]].concat(), None);
+    assert_eq!(out.stderr, "evaluated\nytt: Error: Unknown file type\n");
+    assert_eq!((out.code, out.stdout.as_str()), (1, ""));
+    assert!(!d.join("out").exists());
+    let out = ytt_in(d, &args, None);
+    assert_eq!((out.code, out.stdout.as_str()), (0, "c: 3\n"));
 }
 
 #[test]

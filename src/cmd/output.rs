@@ -5,7 +5,7 @@
 
 use std::io::Write;
 
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 
 use super::options::{OutputFormat, OutputOptions};
 use crate::files::bulk::bulk_out_json;
@@ -63,6 +63,7 @@ impl RunOutput {
                     match f.content {
                         OutputContent::Yaml(ds) => docs.docs.extend(ds.docs),
                         OutputContent::Text(_) => has_text = true,
+                        OutputContent::Starlark => {}
                     }
                 }
                 (docs, has_text)
@@ -80,6 +81,7 @@ fn file_contents(files: &[OutputFile]) -> Result<Vec<(String, Vec<u8>)>> {
         match &f.content {
             OutputContent::Text(s) => text.push((f.rel_path.clone(), s.clone().into_bytes())),
             OutputContent::Yaml(ds) => yaml.push((f.rel_path.clone(), emit_yaml(ds)?.into_bytes())),
+            OutputContent::Starlark => bail!("Unknown file type"),
         }
     }
     text.extend(yaml);

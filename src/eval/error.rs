@@ -29,8 +29,8 @@ pub struct LambdaError {
 /// A template position resolved from generated code.
 struct Level {
     func: String,
-    file: String,
-    line: u32,
+    /// `file:line`, or the bare line in a Starlark file.
+    pos: String,
     src: String,
 }
 
@@ -41,13 +41,17 @@ pub fn message_text(e: &starlark::Error) -> String {
 
 /// Formats an evaluation error as the reference does (the text after `ytt: Error: `).
 pub fn format_error(rt: &Runtime, e: &starlark::Error) -> String {
-    let message = with_callee(message_text(e), e);
+    let raw = kind_message(e.kind());
+    let message = missing_symbol(&raw)
+        .and_then(|name| Some(not_found(name, &load_module(rt, e)?)))
+        .unwrap_or_else(|| message_text(e));
+    let message = with_callee(message, e);
     let mut lines = message.lines();
     let first = lines.next().unwrap_or("").to_owned();
     let reason: Vec<&str> = lines.collect();
 
     let is_static = matches!(e.kind(), ErrorKind::Parser(_) | ErrorKind::Scope(_))
-        || message.starts_with("load: ");
+        || raw.starts_with("Cannot import private symbol");
     let levels = levels(rt, e);
     let mut out = format!("\n- {first}");
     // checks of @ytt:assert's assertion objects are lambdas in the reference
@@ -56,12 +60,9 @@ pub fn format_error(rt: &Runtime, e: &starlark::Error) -> String {
     }
     for l in &levels {
         if is_static {
-            out.push_str(&format!("\n    {}:{} | {}", l.file, l.line, l.src));
+            out.push_str(&format!("\n    {} | {}", l.pos, l.src));
         } else {
-            out.push_str(&format!(
-                "\n    in {}\n      {}:{} | {}",
-                l.func, l.file, l.line, l.src
-            ));
+            out.push_str(&format!("\n    in {}\n      {} | {}", l.func, l.pos, l.src));
         }
     }
     if !reason.is_empty() {
@@ -72,6 +73,51 @@ pub fn format_error(rt: &Runtime, e: &starlark::Error) -> String {
         }
     }
     out
+}
+
+/// A static error of a template (found after parsing, before running it), reported as
+/// the reference does: the message, then the line.
+pub fn format_static(t: &CompiledTemplate, message: &str, line: Option<u32>) -> String {
+    match line {
+        Some(l) => format!("\n- {message}\n    {} | {}", t.position(l), t.src_line(l)),
+        None => format!("\n- {message}\n    {}", t.name),
+    }
+}
+
+/// The name in starlark-rust's messages for a name a loaded module does not export
+/// (it does not have it, or only loaded it itself).
+fn missing_symbol(message: &str) -> Option<&str> {
+    let name = message
+        .strip_prefix("Module has no symbol `")
+        .or_else(|| message.strip_prefix("Module symbol `"))?;
+    name.split('`').next()
+}
+
+/// A name a loaded module does not export, in the reference's words (the module as the
+/// `load` names it).
+pub fn not_found(name: &str, module: &str) -> String {
+    format!("load: name {name} not found in module {module}")
+}
+
+/// The module path of the top-level `load` statement an error is on.
+fn load_module(rt: &Runtime, e: &starlark::Error) -> Option<String> {
+    let span = e.span()?;
+    let id = span.filename().parse::<u32>().ok()?;
+    let t = rt.template(id)?;
+    let ast = AstModule::parse(&t.id.to_string(), t.code.clone(), &dialect()).ok()?;
+    let at = span.resolve_span().begin;
+    let mut found = None;
+    let mut check = |s: &AstStmt| {
+        if let StmtP::Load(load) = &s.node {
+            let r = ast.file_span(s.span).resolve_span();
+            if r.begin <= at && at <= r.end {
+                found = Some(load.module.node.clone());
+            }
+        }
+    };
+    check(ast.statement());
+    ast.statement().visit_stmt(&mut check);
+    found
 }
 
 /// Argument-count errors of builtins name the function, as the reference's do
@@ -216,8 +262,7 @@ fn levels(rt: &Runtime, e: &starlark::Error) -> Vec<Level> {
         };
         let level = Level {
             func,
-            file: t.name.to_string(),
-            line,
+            pos: t.position(line),
             src: text.to_owned(),
         };
         levels.push(level);
@@ -277,7 +322,7 @@ fn collect_defs<'a>(stmt: &'a AstStmt, name: &str, defs: &mut Vec<&'a AstStmt>) 
 /// keep only the caller's.
 fn dedup_native(mut levels: Vec<Level>) -> Vec<Level> {
     if let [first, second, ..] = levels.as_slice() {
-        if first.file == second.file && first.line == second.line && first.src == second.src {
+        if first.pos == second.pos && first.src == second.src {
             levels.remove(0);
         }
     }
@@ -286,7 +331,23 @@ fn dedup_native(mut levels: Vec<Level>) -> Vec<Level> {
 
 #[cfg(test)]
 mod tests {
-    use super::clean_message;
+    use super::{clean_message, missing_symbol, not_found};
+
+    #[test]
+    fn names_a_module_does_not_export() {
+        for m in [
+            "Module has no symbol `x`",
+            "Module has no symbol `x`, did you mean `y`?",
+            "Module symbol `x` is not exported",
+        ] {
+            assert_eq!(missing_symbol(m), Some("x"), "{m}");
+        }
+        assert_eq!(missing_symbol("Variable `x` not found"), None);
+        assert_eq!(
+            not_found("x", "lib/a.star"),
+            "load: name x not found in module lib/a.star"
+        );
+    }
 
     #[test]
     fn rewords_common_messages() {

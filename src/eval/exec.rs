@@ -9,7 +9,7 @@ use starlark::typing::AstModuleTypecheck;
 use starlark::values::list::{AllocList, ListRef};
 use starlark::PrintHandler;
 
-use super::error::{format_error, message_text};
+use super::error::{format_error, format_static, message_text};
 use super::runtime::{instructions, Extra, RootOutput, Runtime};
 use crate::template::{instr, CompiledTemplate};
 
@@ -56,7 +56,10 @@ pub fn run_template(
     let depth = rt.context_depth();
     let ast = AstModule::parse(&t.id.to_string(), t.code.clone(), &dialect())
         .map_err(|e| format_error(rt, &e))?;
-    let extra = Extra(rt);
+    if let Some(e) = t.static_errors.first() {
+        return Err(format_static(t, &e.message, e.line));
+    }
+    let extra = Extra(rt, Some(loader));
     rt.begin_module(t.id);
     let result = Module::with_temp_heap(|module| {
         {
@@ -119,7 +122,7 @@ fn undefined_names(
 /// holding those annotations' values like a template's, and keeps them once `f` is done
 /// when there are any.
 pub fn with_evaluator<R>(rt: &Runtime, f: impl FnOnce(&mut Evaluator) -> R) -> R {
-    let extra = Extra(rt);
+    let extra = Extra(rt, None);
     let serial = rt.begin_host_module();
     let (result, values) = Module::with_temp_heap(|module| {
         let list = module.heap().alloc(AllocList([serial as i32]));

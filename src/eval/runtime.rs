@@ -15,7 +15,7 @@ use allocative::Allocative;
 use anyhow::{anyhow, bail};
 use starlark::any::ProvidesStaticType;
 use starlark::environment::GlobalsBuilder;
-use starlark::eval::Evaluator;
+use starlark::eval::{Evaluator, FileLoader};
 use starlark::starlark_module;
 use starlark::starlark_simple_value;
 use starlark::values::dict::AllocDict;
@@ -106,9 +106,10 @@ pub struct Runtime {
 /// The first serial of evaluations outside of templates: template ids stay below it.
 const HOST_SERIALS: u32 = 1 << 30;
 
-/// Handed to the evaluator as `eval.extra`.
+/// Handed to the evaluator as `eval.extra`: the runtime, and the file loader of the
+/// module being evaluated (for `load` nested in blocks, see `instr::LOAD`).
 #[derive(ProvidesStaticType)]
-pub struct Extra<'a>(pub &'a Runtime);
+pub struct Extra<'a>(pub &'a Runtime, pub Option<&'a dyn FileLoader>);
 
 fn runtime<'a>(eval: &Evaluator<'_, 'a, '_>) -> anyhow::Result<&'a Runtime> {
     eval.extra
@@ -916,6 +917,49 @@ fn as_u32(v: i32) -> anyhow::Result<u32> {
 /// The instruction functions every template's globals include.
 #[starlark_module]
 pub fn instructions(builder: &mut GlobalsBuilder) {
+    /// A `load` nested in top-level blocks (see `instr::LOAD`): loads the module with the
+    /// file loader of the module being evaluated (so once per run, with the errors of a
+    /// top-level `load`) and returns the named values (one, or a tuple of several).
+    fn __ytt_load<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> starlark::Result<Value<'v>> {
+        let internal = |m: &str| starlark::Error::new_other(anyhow!("internal error: {m}"));
+        let loader = eval
+            .extra
+            .and_then(|e| e.downcast_ref::<Extra>())
+            .and_then(|e| e.1)
+            .ok_or_else(|| internal("load outside of a module"))?;
+        let mut strs = args.items.iter().map(|v| v.unpack_str());
+        let path = strs
+            .next()
+            .flatten()
+            .ok_or_else(|| internal("bad load instruction"))?;
+        let module = loader.load(path)?;
+        // the evaluating module's heap keeps the loaded module's heap alive
+        eval.frozen_heap().add_reference(module.frozen_heap());
+        let mut values = Vec::with_capacity(args.items.len().saturating_sub(1));
+        for name in strs {
+            let name = name.ok_or_else(|| internal("bad load instruction"))?;
+            let value = match module.get_option(name) {
+                Ok(Some(v)) => v,
+                _ => {
+                    let msg = crate::eval::error::not_found(name, path);
+                    return Err(starlark::Error::new_other(anyhow!(msg)));
+                }
+            };
+            // SAFETY: the reference added above keeps the value's heap alive as long as
+            // the module being evaluated, which outlives every value of the evaluation.
+            values.push(unsafe { value.unchecked_frozen_value() }.to_value());
+        }
+        Ok(match values.as_slice() {
+            [one] => *one,
+            _ => eval
+                .heap()
+                .alloc(starlark::values::tuple::AllocTuple(values)),
+        })
+    }
+
     fn __ytt_start_ctx(template: i32, eval: &mut Evaluator) -> anyhow::Result<NoneType> {
         runtime(eval)?.start_ctx(as_u32(template)?);
         Ok(NoneType)

@@ -7,7 +7,9 @@
 //!   a dummy local, so that starlark-rust never inlines it (see `instr::NO_INLINE`);
 //! - `**expr` in a call becomes `**__ytt_kwargs(expr)`, so structs and fragments splat;
 //! - `while cond:` (reserved in starlark-rust) becomes a `for` over an endless iterator;
-//! - `pass` in user code is refused, as in the reference.
+//! - `pass` in user code is refused, as in the reference;
+//! - a `load` nested in top-level `if`/`for`/`else` blocks becomes a runtime call (see
+//!   [`LoadStmt`]).
 
 use starlark::syntax::Dialect;
 use starlark_syntax::codemap::CodeMap;
@@ -45,6 +47,8 @@ pub(crate) struct Indented {
     pub code: String,
     pub line_map: Vec<Option<u32>>,
     pub line_display: Vec<Option<Arc<str>>>,
+    /// Static errors the reference finds after parsing, before running anything.
+    pub static_errors: Vec<BlockError>,
 }
 
 struct LogicalLine {
@@ -60,6 +64,110 @@ struct LogicalLine {
     /// Rewrites of the joined source: (start, end, replacement, part of a `return`
     /// rewrite); insertions have start == end.
     edits: Vec<(usize, usize, String, bool)>,
+    /// The `load` statements of the line.
+    loads: Vec<LoadToks>,
+}
+
+/// The tokens of a `load` statement: token, start and end offsets in the joined source.
+struct LoadToks {
+    /// After the `:` of a one-line block (`if x: load(…)`).
+    after_colon: bool,
+    toks: Vec<(Token, usize, usize)>,
+}
+
+/// A `load(...)` statement, read from its tokens.
+///
+/// ytt's Starlark allows `load` anywhere outside a function: nested in top-level
+/// `if`/`elif`/`else`/`for` blocks (any depth) it runs when reached, in order with the
+/// other statements, binding its names as any assignment would. starlark-rust only
+/// accepts `load` at the top level, so a nested one is rewritten into
+/// `a, b = __ytt_load("path", "a", "b")` (see `instr::LOAD`), which loads through the
+/// same file loader and reports the same errors. Names with a leading underscore are a
+/// static error, checked here for every `load` outside a function, wherever it is.
+/// A `load` inside a `def` is left alone: starlark-rust refuses it, as the reference does.
+struct LoadStmt {
+    /// Offsets of the statement in the joined source: `load` to its closing `)`.
+    start: usize,
+    end: usize,
+    /// The module path as written (a string literal).
+    module: String,
+    /// (local name, exported name as written, exported name, offset of the exported name).
+    names: Vec<(String, String, String, usize)>,
+}
+
+impl LoadStmt {
+    /// None when the tokens are not a well-formed `load` (starlark-rust reports it).
+    fn parse(toks: &[(Token, usize, usize)], joined: &str) -> Option<LoadStmt> {
+        let mut it = toks.iter();
+        let (Token::Load, start, _) = it.next()? else {
+            return None;
+        };
+        let (Token::OpeningRound, ..) = it.next()? else {
+            return None;
+        };
+        let (Token::String(_), ms, me) = it.next()? else {
+            return None;
+        };
+        let text = |s: &usize, e: &usize| joined[*s..*e].to_owned();
+        let mut names = Vec::new();
+        let end = loop {
+            match it.next()? {
+                (Token::ClosingRound, _, end) => break *end,
+                (Token::Comma, ..) => {}
+                _ => return None,
+            }
+            match it.next()? {
+                (Token::ClosingRound, _, end) => break *end,
+                // `"name"`: bound to the same name (`assert` is renamed before lexing)
+                (Token::String(name), s, e) => {
+                    let local = match name.as_str() {
+                        "assert" => ASSERT_NAME.to_owned(),
+                        _ if is_identifier(name) => name.clone(),
+                        _ => return None,
+                    };
+                    names.push((local, text(s, e), name.clone(), *s));
+                }
+                // `local="name"`
+                (Token::Identifier(_), ls, le) => {
+                    let (Token::Equal, ..) = it.next()? else {
+                        return None;
+                    };
+                    let (Token::String(name), s, e) = it.next()? else {
+                        return None;
+                    };
+                    names.push((text(ls, le), text(s, e), name.clone(), *s));
+                }
+                _ => return None,
+            }
+        };
+        Some(LoadStmt {
+            start: *start,
+            end,
+            module: text(ms, me),
+            names,
+        })
+    }
+
+    /// The statement as an assignment from a runtime call.
+    fn as_call(&self) -> String {
+        let mut call = format!("{}({}", instr::LOAD, self.module);
+        for (_, written, _, _) in &self.names {
+            call.push_str(", ");
+            call.push_str(written);
+        }
+        call.push(')');
+        let locals: Vec<&str> = self.names.iter().map(|(l, ..)| l.as_str()).collect();
+        if locals.is_empty() {
+            call
+        } else {
+            format!("{} = {call}", locals.join(", "))
+        }
+    }
+}
+
+fn is_identifier(name: &str) -> bool {
+    name.chars().all(|c| c.is_alphanumeric() || c == '_')
+        && name.chars().next().is_some_and(|c| !c.is_ascii_digit())
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -117,6 +225,8 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
             }
         }
     };
+
+    let line_of = |off: usize| line_starts.partition_point(|&s| s <= off).saturating_sub(1);
 
     // Block structure.
     let mut blocks: Vec<Block> = Vec::new();
@@ -192,6 +302,7 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
     let mut line_map = Vec::with_capacity(lines.len() + 16);
     let mut line_display = Vec::with_capacity(lines.len() + 16);
     let display_of = |phys: usize| lines.get(phys).and_then(|l| l.display.clone());
+    let mut static_errors = Vec::new();
     let mut push = |text: &str, src: Option<u32>, display: Option<Arc<str>>| {
         out.push_str(text);
         out.push('\n');
@@ -227,11 +338,41 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
             .get(ll.last + 1)
             .map(|&e| e - 1)
             .unwrap_or(joined.len());
-        let mut text = joined[start..end].to_owned();
-        for (at, until, replacement, is_return) in ll.edits.iter().rev() {
-            if *is_return && !in_tpl_def {
-                continue;
+        // loads outside functions: checked statically; rewritten when nested in a block
+        // (in a block of several lines, or after the `:` of a one-line `if x: load(…)`)
+        let in_def = innermost_def[i].is_some() || matches!(ll.first_tok, Token::Def);
+        let loads = ll
+            .loads
+            .iter()
+            .filter(|_| !in_def)
+            .filter_map(|l| Some((LoadStmt::parse(&l.toks, &joined)?, l.after_colon)));
+        let mut rewrites: Vec<(usize, usize, String)> = Vec::new();
+        for (load, after_colon) in loads {
+            for (_, _, name, at) in &load.names {
+                if name.starts_with('_') {
+                    static_errors.push(BlockError {
+                        message: format!(
+                            "load: names with leading underscores are not exported: {name}"
+                        ),
+                        line: src_of(line_of(*at)),
+                    });
+                }
             }
+            if depth[i] > 0 || after_colon {
+                rewrites.push((load.start, load.end, load.as_call()));
+            }
+        }
+        let mut replacements: Vec<(usize, usize, &str)> = ll
+            .edits
+            .iter()
+            .filter(|(_, _, _, is_return)| !*is_return || in_tpl_def)
+            .filter(|(at, until, _, _)| !rewrites.iter().any(|(s, e, _)| at >= s && until <= e))
+            .map(|(at, until, r, _)| (*at, *until, r.as_str()))
+            .chain(rewrites.iter().map(|(s, e, r)| (*s, *e, r.as_str())))
+            .collect();
+        replacements.sort_by_key(|(at, _, _)| *at);
+        let mut text = joined[start..end].to_owned();
+        for (at, until, replacement) in replacements.iter().rev() {
             text.replace_range(at - start..until - start, replacement);
         }
         if kind[i] == LineKind::While {
@@ -277,6 +418,7 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
         code: out,
         line_map,
         line_display,
+        static_errors,
     })
 }
 
@@ -326,6 +468,8 @@ fn lex_logical_lines(
     // inside a def's parameter list or a lambda's parameters: `**kw` is a parameter there
     let mut param_depth: Option<i32> = None;
     let mut lambda_depth: Option<i32> = None;
+    // inside a `load(…)` statement
+    let mut in_load = false;
 
     for lexeme in lexer {
         let (s, tok, e) = lexeme.map_err(|err| {
@@ -367,6 +511,7 @@ fn lex_logical_lines(
                 last_sig = None;
                 prev_tok = None;
                 depth = 0;
+                in_load = false;
                 continue;
             }
             Token::String(_) => {
@@ -392,10 +537,25 @@ fn lex_logical_lines(
                 has_colon: false,
                 ends_with_colon: false,
                 edits: Vec::new(),
+                loads: Vec::new(),
             });
         }
         let Some(c) = cur.as_mut() else { continue };
         c.last = line_of(e.saturating_sub(1).max(s));
+        // a statement starts at the line's start, after `;` or after a one-line block's `:`
+        let stmt_start = matches!(prev_tok, None | Some(Token::Semicolon | Token::Colon));
+        if matches!(tok, Token::Load) && depth == 0 && stmt_start {
+            c.loads.push(LoadToks {
+                after_colon: matches!(prev_tok, Some(Token::Colon)),
+                toks: Vec::new(),
+            });
+            in_load = true;
+        }
+        if in_load {
+            if let Some(l) = c.loads.last_mut() {
+                l.toks.push((tok.clone(), s, e));
+            }
+        }
         match tok {
             Token::OpeningRound | Token::OpeningSquare | Token::OpeningCurly => depth += 1,
             Token::ClosingRound | Token::ClosingSquare | Token::ClosingCurly => {
@@ -428,9 +588,7 @@ fn lex_logical_lines(
             Token::Return => pending_return = Some(e),
             // `load("@ytt:assert", "assert")` binds the renamed name
             Token::String(ref name)
-                if name == "assert"
-                    && matches!(c.first_tok, Token::Load)
-                    && matches!(prev_tok, Some(Token::Comma)) =>
+                if name == "assert" && in_load && matches!(prev_tok, Some(Token::Comma)) =>
             {
                 c.edits
                     .push((s, e, format!("{ASSERT_NAME}=\"assert\""), false));
@@ -454,6 +612,9 @@ fn lex_logical_lines(
                 }
             }
             _ => {}
+        }
+        if in_load && matches!(tok, Token::ClosingRound) && depth == 0 {
+            in_load = false;
         }
         last_sig = Some(tok.clone());
         prev_tok = Some(tok);
@@ -506,5 +667,96 @@ fn push_return_edits(
             true,
         ));
         c.edits.push((stmt_end, stmt_end, ")".to_owned(), true));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn indent(src: &str) -> Indented {
+        let lines: Vec<Line> = src
+            .lines()
+            .enumerate()
+            .map(|(i, l)| Line::user(l, i as u32 + 1))
+            .collect();
+        let mut out = to_indented(0, &lines).unwrap_or_else(|e| panic!("{}", e.message));
+        out.code.truncate(out.code.trim_end().len());
+        out
+    }
+
+    #[test]
+    fn top_level_load_stays_a_load() {
+        let out = indent("load(\"a.star\", \"x\")\ny = x\n");
+        assert_eq!(out.code, "load(\"a.star\", \"x\")\ny = x");
+    }
+
+    #[test]
+    fn load_nested_in_blocks_becomes_a_runtime_call() {
+        let out = indent(
+            "if c:\n  load(\"a.star\", \"x\")\nelif d:\n  load('b.star', \"x\", y=\"z\")\nelse:\n  for i in l:\n    load(\"c.star\", \"assert\")\n  end\nend\n",
+        );
+        assert_eq!(
+            out.code,
+            "if c:\n    x = __ytt_load(\"a.star\", \"x\")\n\
+             elif d:\n    x, y = __ytt_load('b.star', \"x\", \"z\")\n\
+             else:\n    for i in l:\n        _asrt_ = __ytt_load(\"c.star\", \"assert\")"
+        );
+        assert!(out.static_errors.is_empty());
+    }
+
+    #[test]
+    fn a_load_over_several_lines_becomes_one_line_at_its_first() {
+        let out = indent("if c:\n  load(\"a.star\",\n    \"x\",\n  )  # done\n  y = x\nend\n");
+        assert_eq!(
+            out.code,
+            "if c:\n    x = __ytt_load(\"a.star\", \"x\")  # done\n    y = x"
+        );
+        assert_eq!(out.line_map, vec![Some(1), Some(2), Some(5)]);
+    }
+
+    #[test]
+    fn load_in_a_one_line_block_or_after_a_semicolon() {
+        let out = indent("if c: load(\"a.star\", \"x\")\nz = 1; load(\"b.star\", \"y\")\n");
+        assert_eq!(
+            out.code,
+            "if c: x = __ytt_load(\"a.star\", \"x\")\nz = 1; load(\"b.star\", \"y\")"
+        );
+    }
+
+    #[test]
+    fn load_inside_a_def_is_left_to_the_parser() {
+        let src = "def f():\n  if c:\n    load(\"a.star\", \"_x\")\n  end\nend\n";
+        let out = indent(src);
+        assert!(
+            out.code.contains("    load(\"a.star\", \"_x\")"),
+            "{}",
+            out.code
+        );
+        assert!(out.static_errors.is_empty());
+    }
+
+    #[test]
+    fn names_with_leading_underscores_are_static_errors_wherever_the_load_is() {
+        let out =
+            indent("load(\"a.star\", \"_a\")\nif False:\n  load(\"b.star\",\n    y=\"_b\")\nend\n");
+        let errors: Vec<(&str, Option<u32>)> = out
+            .static_errors
+            .iter()
+            .map(|e| (e.message.as_str(), e.line))
+            .collect();
+        assert_eq!(
+            errors,
+            vec![
+                (
+                    "load: names with leading underscores are not exported: _a",
+                    Some(1)
+                ),
+                (
+                    "load: names with leading underscores are not exported: _b",
+                    Some(4)
+                ),
+            ]
+        );
     }
 }

@@ -63,6 +63,12 @@ pub struct CompiledTemplate {
     /// Generated line → what error reports show for it when it is not the template's
     /// line itself (the code of a text template).
     pub line_display: Vec<Option<Arc<str>>>,
+    /// Errors the reference reports after parsing, before running any statement (names
+    /// with leading underscores in `load`).
+    pub static_errors: Vec<BlockError>,
+    /// A Starlark file (`.star`): the reference's error reports show its lines without
+    /// the file name (`2 | fail("x")`).
+    pub starlark_file: bool,
 }
 
 impl CompiledTemplate {
@@ -72,6 +78,16 @@ impl CompiledTemplate {
             .get((line as usize).wrapping_sub(1))
             .map(String::as_str)
             .unwrap_or("")
+    }
+
+    /// Where a template line is in an error report: `file:line`, or the bare line in a
+    /// Starlark file.
+    pub fn position(&self, line: u32) -> String {
+        if self.starlark_file {
+            line.to_string()
+        } else {
+            format!("{}:{line}", self.name)
+        }
     }
 
     /// What an error report shows for a generated line: (template line, text).
@@ -149,6 +165,9 @@ pub mod instr {
     pub const ANNOTATION_VALUES: &str = "ytt_annotation_values_";
     pub const KWARGS: &str = "__ytt_kwargs";
     pub const FOREVER: &str = "__ytt_forever";
+    /// `load` nested in top-level blocks, run when reached: `__ytt_load(path, *names)`
+    /// returns the value of the one name, or a tuple of the values of several.
+    pub const LOAD: &str = "__ytt_load";
     /// A local every plain `def` assigns first: starlark-rust inlines calls to frozen
     /// functions whose body is a lone `return` (loaded from another file, or called
     /// from a frozen module), and the inlined code loses the callee's frame and line.
@@ -225,6 +244,8 @@ impl Builder {
             code: indented.code,
             line_map: indented.line_map,
             line_display: indented.line_display,
+            static_errors: indented.static_errors,
+            starlark_file: false,
         })
     }
 }
@@ -239,5 +260,7 @@ pub fn compile_starlark(
     for (i, line) in src.lines().enumerate() {
         b.lines.push(Line::user(line, i as u32 + 1));
     }
-    b.finish(src)
+    let mut t = b.finish(src)?;
+    t.starlark_file = true;
+    Ok(t)
 }

@@ -51,7 +51,7 @@ pub(crate) fn compile_yaml_file(
         return Ok(Compiled::Plain(plain_yaml(ds)));
     }
     let compiled = compile_yaml(rt.next_id(), name, text_of(file)?, &ds, opts)
-        .map_err(|e| compile_error(&file.rel_path, e))?;
+        .map_err(|e| compile_error(&file.rel_path, e, false))?;
     Ok(Compiled::Template(rt.register(compiled, true)))
 }
 
@@ -77,18 +77,24 @@ pub(crate) fn compile_file(
         FileKind::TextTemplate | FileKind::TextPlain => compile_text(rt.next_id(), name, src),
         FileKind::Starlark | FileKind::Data => compile_starlark(rt.next_id(), name, src),
     }
-    .map_err(|e| compile_error(&file.rel_path, e))?;
+    .map_err(|e| {
+        let starlark = matches!(file.kind, FileKind::Starlark | FileKind::Data);
+        compile_error(&file.rel_path, e, starlark)
+    })?;
     let numbered = matches!(file.kind, FileKind::TextTemplate | FileKind::TextPlain);
     Ok(Compiled::Template(rt.register(compiled, numbered)))
 }
 
-fn compile_error(rel_path: &str, e: CompileError) -> anyhow::Error {
+/// A compile error as the reference reports it; lines of a Starlark file show without
+/// the file name.
+fn compile_error(rel_path: &str, e: CompileError, starlark: bool) -> anyhow::Error {
     match e {
         CompileError::Template(msg) => anyhow!(msg),
         CompileError::Code { message, lines } => {
             let mut out = format!("\n- {message}");
             for (line, src) in lines {
                 match line {
+                    Some(l) if starlark => out.push_str(&format!("\n    {l} | {src}")),
                     Some(l) => out.push_str(&format!("\n    {rel_path}:{l} | {src}")),
                     None => out.push_str(&format!("\n    {rel_path}")),
                 }

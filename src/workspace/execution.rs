@@ -474,8 +474,9 @@ pub fn library_outputs(
                 }
             }
             FileKind::TextPlain => OutputContent::Text(text_of(file)?.to_owned()),
-            // a file marked as Starlark is evaluated for its effects (print, fail)
-            FileKind::Starlark if !file.is_library => {
+            // a Starlark file for output (marked as Starlark, or a library file marked
+            // for output) is evaluated for its effects (print, fail)
+            FileKind::Starlark => {
                 if let Compiled::Template(t) =
                     compile_file(rt, file, settings.compile, settings.strict)?
                 {
@@ -483,9 +484,9 @@ pub fn library_outputs(
                     run_template(rt, super::globals(), &loader, &t)
                         .map_err(|e| anyhow!("Evaluating starlark template: {e}"))?;
                 }
-                continue;
+                OutputContent::Starlark
             }
-            FileKind::Starlark | FileKind::Data => continue,
+            FileKind::Data => continue,
         };
         outputs.push(OutputFile {
             rel_path: file.rel_path.clone(),
@@ -498,7 +499,7 @@ pub fn library_outputs(
             .iter()
             .filter_map(|o| match &o.content {
                 OutputContent::Yaml(ds) => Some(ds),
-                OutputContent::Text(_) => None,
+                OutputContent::Text(_) | OutputContent::Starlark => None,
             })
             .collect();
         crate::validations::check_documents(rt, &docs)?;

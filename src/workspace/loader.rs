@@ -163,14 +163,29 @@ impl<'a> LibraryEval<'a> {
         Ok(module)
     }
 
+    /// Evaluates a library file. Its errors read as the reference's, after
+    /// `cannot load <path>: `: a Starlark file's (compiling or running it) after
+    /// `Evaluating starlark template: `, a text template's run after
+    /// `Evaluating text template: `, a YAML template's as they are; the report of the
+    /// file's own error (`\n- message` and its lines) becomes the `reason:` of the load.
     fn eval_library_file(&self, path: &str, file: &Arc<InputFile>) -> anyhow::Result<FrozenModule> {
-        let compiled = compile_file(self.rt, file, self.settings.compile, self.settings.strict)?;
+        let starlark = file.kind == FileKind::Starlark;
+        let compiled = compile_file(self.rt, file, self.settings.compile, self.settings.strict)
+            .map_err(|e| match starlark {
+                true => anyhow!("Evaluating starlark template: {e:#}"),
+                false => e,
+            })?;
         let Compiled::Template(t) = compiled else {
             bail!("file '{}' cannot be loaded", file.rel_path);
         };
         let loader = self.loader_for(path);
+        let prefix = match file.kind {
+            FileKind::Starlark => "Evaluating starlark template: ",
+            FileKind::TextTemplate | FileKind::TextPlain => "Evaluating text template: ",
+            _ => "",
+        };
         let (module, _) = run_template(self.rt, super::globals(), &loader, &t)
-            .map_err(|e| anyhow!("{}", e.trim_start_matches('\n')))?;
+            .map_err(|e| anyhow!("{prefix}{e}"))?;
         Ok(module)
     }
 

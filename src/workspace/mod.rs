@@ -65,6 +65,9 @@ pub struct OutputFile {
 pub enum OutputContent {
     Yaml(DocSet),
     Text(String),
+    /// A Starlark file given for output, evaluated for its effects: it produces nothing,
+    /// and `--output-files` refuses it as the reference does (`Unknown file type`).
+    Starlark,
 }
 
 /// Renders the root library made of `files`.
