@@ -224,7 +224,7 @@ fn schema_inspect_without_a_schema_exports_anything() {
 fn missing_file() {
     assert_error(
         &ytt(&["-f", "nope.yml"]),
-        "Checking file 'nope.yml': stat nope.yml: no such file or directory",
+        "Checking file 'nope.yml': lstat nope.yml: no such file or directory",
     );
 }
 

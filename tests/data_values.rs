@@ -321,3 +321,76 @@ fn data_values_annotation_only_on_documents() {
         "{err}"
     );
 }
+
+/// An error overlaying a data-values document names the document, then the items.
+#[test]
+fn overlay_errors_name_the_document() {
+    let out = Ytt::new()
+        .file(
+            "v.yml",
+            "#@data/values\n---\na: 1\n#@data/values\n---\nb:\n  c: 1\n",
+        )
+        .run(&["-f", "v.yml"]);
+    assert_eq!(
+        out.err(),
+        "ytt: Error: Overlaying data values (in following order: v.yml): \n\
+         \x20 Document on line v.yml:5:\n\
+         \x20   Map item (key 'b') on line v.yml:6:\n\
+         \x20     Expected number of matched nodes to be 1, but was 0\n"
+    );
+}
+
+/// `-v a.b=x` is an overlay of nested maps on the flag's line: a key on the way that
+/// holds no map is that overlay's mismatch.
+#[test]
+fn key_value_flags_through_a_non_map() {
+    let y = Ytt::new().file("v.yml", "#@data/values\n---\nports:\n- 80\nname: x\n");
+    for (flag, key, found) in [
+        ("ports.port=1", "ports", "array"),
+        ("name.first=1", "name", "string"),
+    ] {
+        let out = y.run(&["-f", "v.yml", "-v", flag]);
+        assert_eq!(
+            out.err(),
+            format!(
+                "ytt: Error: Overlaying data values (in following order: v.yml, additional data values): \n\
+                 \x20 Document on line (data-value arg):1:\n\
+                 \x20   Map item (key '{key}') on line (data-value arg):1:\n\
+                 \x20     Expected map, but was {found}\n"
+            )
+        );
+    }
+}
+
+/// An error evaluating a data-values file is reported within the data-values step.
+#[test]
+fn template_errors_in_a_data_values_file() {
+    let out = Ytt::new()
+        .file("a.yml", "#@data/values\n---\nx: 1\n")
+        .file("b.yml", "#@data/values\n---\nk: 1\nk: #@ 2\n")
+        .run(&["-f", "a.yml", "-f", "b.yml"]);
+    assert_eq!(
+        out.err(),
+        "ytt: Error: Overlaying data values (in following order: a.yml, b.yml):\n\
+         \x20 Templating file 'b.yml': \n\
+         - __ytt_tpl3_start_node: expected key 'k' to not be specified again (unless 'yaml/map-key-override' annotation is added)\n\
+         \x20   in <toplevel>\n\
+         \x20     b.yml:4 | k: #@ 2\n"
+    );
+}
+
+#[test]
+fn undeclared_keys_are_listed_sorted() {
+    let out = Ytt::new()
+        .file(
+            "s.yml",
+            "#@data/values-schema\n---\nzeta: 1\nalpha: 2\nmid: 3\n",
+        )
+        .run(&["-f", "s.yml", "-v", "nope=1"]);
+    assert!(
+        out.err()
+            .contains("= expected: one of { alpha, mid, zeta } (from s.yml:2)"),
+        "{}",
+        out.stderr
+    );
+}

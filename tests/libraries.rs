@@ -137,3 +137,30 @@ fn a_library_output_is_validated_once() {
         "Warning: Validating output documents:\n  port\n    from: _ytt_lib/app/config.yml:3\n    - must be: a small port (by: _ytt_lib/app/config.yml:2)\n"
     );
 }
+
+#[test]
+fn library_get_without_private_libraries() {
+    let out = Ytt::new()
+        .file(
+            "t.yml",
+            "#@ load(\"@ytt:library\", \"library\")\nv: #@ library.get(\"lib\")\n",
+        )
+        .run(&["-f", "t.yml"]);
+    assert_eq!(
+        out.err(),
+        "ytt: Error: \n\
+         - library.get: Could not find private library (directory '_ytt_lib' missing?)\n\
+         \x20   in <toplevel>\n\
+         \x20     t.yml:2 | v: #@ library.get(\"lib\")\n"
+    );
+    // with private libraries, but not this one
+    let out = project("#@ load(\"@ytt:library\", \"library\")\nv: #@ library.get(\"nope\")\n")
+        .run(&["-f", "."]);
+    assert!(
+        out.err().contains(
+            "library.get: Expected to find library 'nope', but did not find '_ytt_lib/nope'"
+        ),
+        "{}",
+        out.stderr
+    );
+}

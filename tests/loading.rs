@@ -61,17 +61,16 @@ fn load_star_yaml_and_text_libraries_by_relative_sub_and_root_paths() {
 
 #[test]
 fn library_files_are_not_output_but_are_listed() {
-    // Listed as the library tree holds them: a directory's files before its
-    // subdirectories'.
+    // Listed in input order: the directory as walked, by name.
     let out = project().run(&["-f", ".", "--files-inspect"]);
     assert_eq!(
         out.ok(),
         "- helpers.star\n\
-         - tpl.yml\n\
+         - sub/deep/msg.lib.txt\n\
+         - sub/deep/rel.star\n\
          - sub/frag.lib.yml\n\
          - sub/tpl.yml\n\
-         - sub/deep/msg.lib.txt\n\
-         - sub/deep/rel.star\n"
+         - tpl.yml\n"
     );
 }
 

@@ -160,7 +160,7 @@ fn undeclared_keys_get_a_suggestion() {
         ),
         "{err}"
     );
-    assert!(err.contains("    = found: hostnme\n    = expected: one of { \"hostname\", \"port\" } (from schema.yml:2)\n    = hint: did you mean \"hostname\"?\n"), "{err}");
+    assert!(err.contains("    = found: hostnme\n    = expected: one of { hostname, port } (from schema.yml:2)\n    = hint: did you mean \"hostname\"?\n"), "{err}");
 }
 
 #[test]

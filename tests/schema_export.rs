@@ -551,3 +551,54 @@ fn a_malformed_rule_is_an_error() {
     assert_eq!(out.stdout, "");
     assert!(out.stderr.contains("min_len"), "{}", out.stderr);
 }
+
+/// `@schema/examples` are exported as written: the example is not completed with the
+/// type's defaults.
+#[test]
+fn examples_are_exported_as_written() {
+    let dir = with_schema(
+        "#@data/values-schema\n#@schema/examples (\"ex\", {\"a\": 1})\n---\na: 0\ne: x\nm:\n  #@schema/examples (\"one\", {\"k\": 2})\n  inner:\n    k: 0\n    j: z\n",
+    );
+    let doc = export(dir.path(), "openapi-v3");
+    let root = &doc["components"]["schemas"]["dataValues"];
+    assert_eq!(root["example"], serde_json::json!({"a": 1}));
+    assert_eq!(root["x-example-description"], "ex");
+    assert_eq!(
+        root["properties"]["m"]["properties"]["inner"]["example"],
+        serde_json::json!({"k": 2})
+    );
+    let js = export(dir.path(), "json-schema");
+    assert_eq!(js["examples"], serde_json::json!([{"a": 1}]));
+}
+
+/// A YAML 1.1 boolean key (`on:`) is `true` in the OpenAPI document, as the reference
+/// prints it; JSON Schema property names are strings.
+#[test]
+fn boolean_keys_in_the_openapi_document() {
+    let dir = with_schema("#@data/values-schema\n---\non: 1\nname: x\n");
+    let out = ytt(
+        dir.path(),
+        &[
+            "-f",
+            "schema.yml",
+            "--data-values-schema-inspect",
+            "-o",
+            "openapi-v3",
+        ],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout
+            .contains("      properties:\n        true:\n          type: integer\n"),
+        "{}",
+        out.stdout
+    );
+    // as JSON, both documents name it "true"
+    let doc = export(dir.path(), "openapi-v3");
+    assert_eq!(
+        doc["components"]["schemas"]["dataValues"]["properties"]["true"]["type"],
+        "integer"
+    );
+    let js = export(dir.path(), "json-schema");
+    assert_eq!(js["properties"]["true"]["type"], "integer");
+}

@@ -105,6 +105,10 @@ fn schema_inspect(opts: &Options, inputs: Vec<InputFile>) -> Result<()> {
         }
         _ => export::openapi::document(&schema),
     };
+    let mut doc = doc;
+    if opts.output.format == OutputFormat::Json {
+        export::with_string_keys(&mut doc);
+    }
     let docs = DocSet {
         docs: vec![Doc::new(doc, Meta::default())],
         meta: Meta::default(),

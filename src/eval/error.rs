@@ -53,6 +53,18 @@ pub fn format_error(rt: &Runtime, e: &starlark::Error) -> String {
     let is_static = matches!(e.kind(), ErrorKind::Parser(_) | ErrorKind::Scope(_))
         || raw.starts_with("Cannot import private symbol");
     let levels = levels(rt, e);
+    // a parameter that is not a name (`def f("x"):`): the reference's parser words it so
+    let first = if is_static
+        && first.starts_with("Parse error: unexpected ")
+        && first.ends_with(", expected identifier")
+        && levels.first().is_some_and(|l| {
+            let code = l.src.trim_start().trim_start_matches("#@").trim_start();
+            code.starts_with("def ") || code.contains("lambda")
+        }) {
+        "not an identifier".to_owned()
+    } else {
+        first
+    };
     let mut out = format!("\n- {first}");
     // checks of @ytt:assert's assertion objects are lambdas in the reference
     if let Some(f) = lambda_function(e) {
@@ -179,16 +191,60 @@ fn kind_message(kind: &ErrorKind) -> String {
     }
 }
 
+/// Whether a name starlark-rust suggests for an undefined one is close enough for the
+/// reference to suggest it too: case and underscores ignored, fewer edits than half the
+/// name's length (so a one-letter name gets no suggestion).
+fn similar_enough(name: &str, suggestion: &str) -> bool {
+    let fold = |s: &str| -> Vec<char> {
+        s.chars()
+            .filter(|&c| c != '_')
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let (a, b) = (fold(name), fold(suggestion));
+    // Levenshtein distance, one row at a time
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()] < a.len().div_ceil(2)
+}
+
+/// Names the reference never suggests: it looks for similar names among the template's
+/// own (locals, globals, loaded names), not among the builtins.
+fn is_builtin(name: &str) -> bool {
+    matches!(name, "None" | "True" | "False")
+        || super::exec::globals().iter().any(|(n, _)| n == name)
+}
+
 /// Rewords starlark-rust messages into the reference's words where they differ.
 fn clean_message(msg: &str) -> String {
     if let Some(rest) = msg.strip_prefix("Variable `") {
-        let rest = rest.split(", did you mean").next().unwrap_or(rest);
+        let (rest, similar) = match rest.split_once(", did you mean `") {
+            Some((r, s)) => (r, s.strip_suffix("`?")),
+            None => (rest, None),
+        };
         if let Some(name) = rest.strip_suffix("` not found") {
-            let hint = match name {
-                "true" => " (hint: use 'True' instead of 'true' for boolean assignment)",
-                "false" => " (hint: use 'False' instead of 'false' for boolean assignment)",
-                "null" | "nil" => " (hint: use 'None' instead of 'null' for null values)",
-                _ => "",
+            let hint = match (name, similar) {
+                ("true", _) => {
+                    " (hint: use 'True' instead of 'true' for boolean assignment)".to_owned()
+                }
+                ("false", _) => {
+                    " (hint: use 'False' instead of 'false' for boolean assignment)".to_owned()
+                }
+                ("null" | "nil", _) => {
+                    " (hint: use 'None' instead of 'null' for null values)".to_owned()
+                }
+                (_, Some(s)) if similar_enough(name, s) && !is_builtin(s) => {
+                    format!(" (did you mean {s}?)")
+                }
+                _ => String::new(),
             };
             return format!("undefined: {name}{hint}");
         }
@@ -331,7 +387,7 @@ fn dedup_native(mut levels: Vec<Level>) -> Vec<Level> {
 
 #[cfg(test)]
 mod tests {
-    use super::{clean_message, missing_symbol, not_found};
+    use super::{clean_message, missing_symbol, not_found, similar_enough};
 
     #[test]
     fn names_a_module_does_not_export() {
@@ -352,6 +408,17 @@ mod tests {
     #[test]
     fn rewords_common_messages() {
         assert_eq!(clean_message("Variable `x` not found"), "undefined: x");
+        assert_eq!(
+            clean_message("Variable `label` not found, did you mean `labels`?"),
+            "undefined: label (did you mean labels?)"
+        );
+        // the reference suggests names fewer than half the name's length of edits away
+        assert_eq!(
+            clean_message("Variable `a` not found, did you mean `x`?"),
+            "undefined: a"
+        );
+        assert!(similar_enough("my_Name", "myname2"));
+        assert!(!similar_enough("abcd", "wxyz"));
         assert_eq!(
             clean_message("Variable `true` not found"),
             "undefined: true (hint: use 'True' instead of 'true' for boolean assignment)"

@@ -86,6 +86,9 @@ fn collect_one(arg: &str, opts: &SourceOptions, out: &mut Vec<SourceFile>) -> Re
         );
     }
 
+    // the path itself first (a dangling link is reported by the `stat` that follows)
+    fs::symlink_metadata(path)
+        .map_err(|e| anyhow!("Checking file '{path}': {}", go_io_error("lstat", path, &e)))?;
     let meta = fs::metadata(path)
         .map_err(|e| anyhow!("Checking file '{path}': {}", go_io_error("stat", path, &e)))?;
 
@@ -275,7 +278,7 @@ mod tests {
         let err = collect(&["nope/x.yml".to_owned()], &SourceOptions::default()).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "Checking file 'nope/x.yml': stat nope/x.yml: no such file or directory"
+            "Checking file 'nope/x.yml': lstat nope/x.yml: no such file or directory"
         );
     }
 }

@@ -206,11 +206,8 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                 "overlay/assert" => Op::Assert,
                 _ => continue,
             };
-            if let Some((_, prev)) = found {
-                return err(format!(
-                    "Expected to find only one overlay operation annotation, but found '{}' and '{}'",
-                    prev.name, a.name
-                ));
+            if found.is_some() {
+                return err("Expected to find only one overlay operation");
             }
             found = Some((op, a));
         }
@@ -390,7 +387,9 @@ impl<H: Host + ?Sized> Engine<'_, H> {
     /// Whether `left` (at `index_or_key`) is matched by `by` for the overlay node `right`.
     fn test(&mut self, by: &By, index_or_key: &Node, left: &Node, right: &Node) -> Result<bool> {
         match by {
-            By::Native(m) => m.matches(index_or_key, left, right).map_err(OverlayError::new),
+            By::Native(m) => m
+                .matches(index_or_key, left, right)
+                .map_err(|e| OverlayError::nested(e.matcher, OverlayError::new(e.message))),
             By::Func(r) => match self.host.call(*r, &[index_or_key, left, right])? {
                 Node::Bool(b) => Ok(b),
                 other => err(format!(

@@ -1,26 +1,65 @@
-//! Overlay errors: a message plus the chain of overlay nodes it happened under
+//! Overlay errors: what went wrong plus the chain of overlay nodes it happened under
 //! (`Document on line f.yml:4`, `Map item (key 'a') on line f.yml:5`, …).
 //!
-//! The reference prints the chain two ways: on one line inside `overlay.apply(...)`
-//! (`Document on line f.yml:4: Map item (key 'a') on line f.yml:5: msg`) and indented one
-//! level per node after `Overlaying (in following order: …):` in overlay post-processing.
+//! The reference prints the chain two ways: on one line inside `overlay.apply(...)` and
+//! once an error went through `library.eval()`
+//! (`Document on line f.yml:4: Map item (key 'a') on line f.yml:5: msg`), and indented
+//! one level per node after `Overlaying (in following order: …):` in overlay
+//! post-processing and data values. Indented, where the error comes from decides where
+//! it goes: a message of the engine's own gets a line of its own below the node; an
+//! error of code the overlay called (a `via=` or `by=` function) follows the node on its
+//! line; an overlay error raised inside such code (`overlay.apply` in a `via=` lambda)
+//! follows the node as its prefix (`overlay.apply:`) and goes on, indented, below.
 
 use std::fmt;
+
+/// What went wrong, below the overlay nodes.
+#[derive(Debug, Clone, PartialEq)]
+enum Cause {
+    /// A message of the overlay engine.
+    Message(String),
+    /// The error of code the overlay called, as its message reads.
+    Call(String),
+    /// An overlay error raised by `prefix` (`overlay.apply`, `overlay.map_key_matcher`).
+    Nested {
+        prefix: String,
+        inner: Box<OverlayError>,
+    },
+}
 
 /// An error raised while applying an overlay.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OverlayError {
     /// Overlay nodes from the innermost outwards (pushed while unwinding).
     frames: Vec<String>,
-    /// What went wrong.
-    pub message: String,
+    cause: Cause,
 }
 
 impl OverlayError {
+    /// A message of the overlay engine.
     pub fn new(message: impl Into<String>) -> Self {
         OverlayError {
             frames: Vec::new(),
-            message: message.into(),
+            cause: Cause::Message(message.into()),
+        }
+    }
+
+    /// The error of code an overlay called (its message, without a backtrace).
+    pub fn call(message: impl Into<String>) -> Self {
+        OverlayError {
+            frames: Vec::new(),
+            cause: Cause::Call(message.into()),
+        }
+    }
+
+    /// `inner`, raised by the Starlark function `prefix` (`overlay.apply`).
+    pub fn nested(prefix: impl Into<String>, inner: OverlayError) -> Self {
+        OverlayError {
+            frames: Vec::new(),
+            cause: Cause::Nested {
+                prefix: prefix.into(),
+                inner: Box::new(inner),
+            },
         }
     }
 
@@ -43,12 +82,19 @@ impl OverlayError {
             out.push_str(f);
             out.push_str(": ");
         }
-        out.push_str(&self.message);
+        match &self.cause {
+            Cause::Message(m) | Cause::Call(m) => out.push_str(m),
+            Cause::Nested { prefix, inner } => {
+                out.push_str(prefix);
+                out.push_str(": ");
+                out.push_str(&inner.inline());
+            }
+        }
         out
     }
 
     /// One node per line, the first indented by `level` × 2 spaces and each next one by
-    /// two more, each ending in `:`; the message last:
+    /// two more:
     ///
     /// ```text
     ///   Document on line overlay.yml:4:
@@ -57,15 +103,44 @@ impl OverlayError {
     /// ```
     pub fn indented(&self, level: usize) -> String {
         let mut out = String::new();
-        let mut depth = level;
-        for f in self.frames() {
-            out.push_str(&"  ".repeat(depth));
+        let frames: Vec<&str> = self.frames().collect();
+        let depth = level + frames.len();
+        for (i, f) in frames.iter().enumerate() {
+            out.push_str(&"  ".repeat(level + i));
             out.push_str(f);
-            out.push_str(":\n");
-            depth += 1;
+            out.push(':');
+            if i + 1 < frames.len() {
+                out.push('\n');
+            }
         }
-        out.push_str(&"  ".repeat(depth));
-        out.push_str(&self.message);
+        // what follows the last node: on its line, or on lines of their own below it
+        let (same_line, below): (Option<&str>, Option<String>) = match &self.cause {
+            Cause::Message(m) => (None, Some(format!("{}{m}", "  ".repeat(depth)))),
+            Cause::Call(m) => (Some(m), None),
+            // below its caller's line: one level deeper than the last node, or than the
+            // prefix when there is no node
+            Cause::Nested { prefix, inner } => (
+                Some(prefix),
+                Some(inner.indented(depth + usize::from(frames.is_empty()))),
+            ),
+        };
+        if let Some(text) = same_line {
+            if frames.is_empty() {
+                out.push_str(&"  ".repeat(level));
+            } else {
+                out.push(' ');
+            }
+            out.push_str(text);
+            if below.is_some() {
+                out.push(':');
+            }
+        }
+        if let Some(text) = below {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(&text);
+        }
         out
     }
 }
@@ -78,13 +153,51 @@ impl fmt::Display for OverlayError {
 
 impl std::error::Error for OverlayError {}
 
+/// An error of code the overlay called: an overlay error raised inside it keeps its
+/// structure (see the module doc); anything else is its message.
 impl From<anyhow::Error> for OverlayError {
     fn from(e: anyhow::Error) -> Self {
-        OverlayError::new(format!("{e:#}"))
+        match e.downcast::<OverlayError>() {
+            Ok(o) => o,
+            Err(e) => OverlayError::call(format!("{e:#}")),
+        }
     }
 }
 
 pub type Result<T> = std::result::Result<T, OverlayError>;
+
+/// Overlay post-processing failed: `Overlaying (in following order: a.yml, b.yml):` then
+/// the error, one node per line — or on one line once it is the message of a Starlark
+/// call (`library.eval()`).
+#[derive(Debug)]
+pub struct OverlayingError {
+    /// The overlay files, in the order they were applied.
+    pub order: String,
+    pub error: OverlayError,
+}
+
+impl OverlayingError {
+    pub fn inline(&self) -> String {
+        format!(
+            "Overlaying (in following order: {}): {}",
+            self.order,
+            self.error.inline()
+        )
+    }
+}
+
+impl fmt::Display for OverlayingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Overlaying (in following order: {}):\n{}",
+            self.order,
+            self.error.indented(1)
+        )
+    }
+}
+
+impl std::error::Error for OverlayingError {}
 
 #[cfg(test)]
 mod tests {
@@ -103,5 +216,57 @@ mod tests {
             e.indented(1),
             "  Document on line f.yml:4:\n    Map item (key 'a') on line f.yml:5:\n      boom"
         );
+    }
+
+    #[test]
+    fn errors_of_called_code_follow_their_node() {
+        let e = OverlayError::call("unknown binary op: string + int")
+            .within("Map item (key 'a') on line f.yml:5")
+            .within("Document on line f.yml:4");
+        assert_eq!(
+            e.indented(1),
+            "  Document on line f.yml:4:\n    Map item (key 'a') on line f.yml:5: unknown binary op: string + int"
+        );
+        assert_eq!(
+            e.inline(),
+            "Document on line f.yml:4: Map item (key 'a') on line f.yml:5: unknown binary op: string + int"
+        );
+    }
+
+    #[test]
+    fn nested_overlay_errors_go_on_below_their_caller() {
+        let inner = OverlayError::new("Expected number of matched nodes to be 1, but was 0")
+            .within("Map item (key 'b') on line g.yml:2");
+        let e = OverlayError::nested("overlay.apply", inner)
+            .within("Map item (key 'a') on line f.yml:5")
+            .within("Document on line f.yml:4");
+        assert_eq!(
+            e.indented(1),
+            "  Document on line f.yml:4:\n    Map item (key 'a') on line f.yml:5: overlay.apply:\n      Map item (key 'b') on line g.yml:2:\n        Expected number of matched nodes to be 1, but was 0"
+        );
+        assert_eq!(
+            e.inline(),
+            "Document on line f.yml:4: Map item (key 'a') on line f.yml:5: overlay.apply: Map item (key 'b') on line g.yml:2: Expected number of matched nodes to be 1, but was 0"
+        );
+        // a nested message without nodes of its own
+        let e = OverlayError::nested(
+            "overlay.map_key_matcher",
+            OverlayError::new("Expected to find map item with key 'kind', but did not"),
+        )
+        .within("Document on line f.yml:4");
+        assert_eq!(
+            e.indented(1),
+            "  Document on line f.yml:4: overlay.map_key_matcher:\n    Expected to find map item with key 'kind', but did not"
+        );
+    }
+
+    #[test]
+    fn errors_of_called_code_keep_a_nested_overlay_error() {
+        let inner = OverlayError::new("boom");
+        let e: OverlayError =
+            anyhow::Error::new(OverlayError::nested("overlay.apply", inner.clone())).into();
+        assert_eq!(e, OverlayError::nested("overlay.apply", inner));
+        let e: OverlayError = anyhow::anyhow!("plain").into();
+        assert_eq!(e, OverlayError::call("plain"));
     }
 }

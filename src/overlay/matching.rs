@@ -21,14 +21,38 @@ pub enum Matcher {
     Not(Box<Matcher>),
 }
 
+/// A matcher that could not decide: the matcher function the reference names
+/// (`overlay.map_key_matcher`) and what was wrong.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MatchError {
+    pub matcher: &'static str,
+    pub message: String,
+}
+
+impl std::fmt::Display for MatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.matcher, self.message)
+    }
+}
+
 impl Matcher {
     /// Whether the left node matches; `index_or_key` is the document/array index (an int)
     /// or the map item's key.
-    pub fn matches(&self, index_or_key: &Node, left: &Node, right: &Node) -> Result<bool, String> {
+    pub fn matches(
+        &self,
+        index_or_key: &Node,
+        left: &Node,
+        right: &Node,
+    ) -> Result<bool, MatchError> {
         Ok(match self {
             Matcher::All => true,
             Matcher::Index(i) => index_or_key.value_eq(&Node::Int((*i).into())),
-            Matcher::MapKey(name) => map_key_matches(name, left, right)?,
+            Matcher::MapKey(name) => {
+                map_key_matches(name, left, right).map_err(|message| MatchError {
+                    matcher: "overlay.map_key_matcher",
+                    message,
+                })?
+            }
             Matcher::Subset(expected) => compare_subset(left, expected).is_ok(),
             Matcher::And(ms) => {
                 for m in ms {
@@ -66,17 +90,17 @@ pub fn map_key_matches(name: &Node, left: &Node, right: &Node) -> Result<bool, S
             go_type(right)
         ));
     };
-    let Some(rv) = r.get(name) else {
-        return Err(format!(
-            "Expected right side to have map key '{}'",
+    let missing = || {
+        format!(
+            "Expected to find map item with key '{}', but did not",
             name.key_text()
-        ));
+        )
+    };
+    let Some(rv) = r.get(name) else {
+        return Err(missing());
     };
     let Some(lv) = l.get(name) else {
-        return Err(format!(
-            "Expected left side to have map key '{}'",
-            name.key_text()
-        ));
+        return Err(missing());
     };
     Ok(lv.value_eq(rv))
 }

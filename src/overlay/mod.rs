@@ -25,7 +25,7 @@ mod tests;
 pub use apply::{
     apply_doc_value, apply_docset, apply_node, apply_to_docsets, is_overlay_annotation,
 };
-pub use errors::OverlayError;
+pub use errors::{OverlayError, OverlayingError};
 pub use matching::{compare_subset, Matcher};
 
 /// What the engine needs from the evaluator: annotation arguments are Starlark values

@@ -555,7 +555,7 @@ impl<'h> Builder<'h> {
                 2 => {}
                 n => return Err(syntax(format!("{n}-tuple argument in @{name} (by {by})"))),
             }
-            let mut value = items.pop().unwrap_or(Node::Null);
+            let value = items.pop().unwrap_or(Node::Null);
             let desc = match items.pop() {
                 Some(Node::Str(s)) => s,
                 Some(other) => {
@@ -566,7 +566,9 @@ impl<'h> Builder<'h> {
                 }
                 None => String::new(),
             };
-            if let Some((found, expected)) = first_mismatch(ty, &mut value, pos) {
+            // checked on a copy: the check fills in the type's defaults, and an example
+            // is exported as written
+            if let Some((found, expected)) = first_mismatch(ty, &mut value.clone(), pos) {
                 return Err(Report::new(
                     "Invalid schema - @schema/examples has wrong type",
                     vec![item(

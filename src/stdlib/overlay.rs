@@ -22,6 +22,7 @@ use starlark::values::{
     Freeze, FreezeResult, Freezer, NoSerialize, StarlarkPagable, StarlarkValue, Trace, Value,
     ValueLike,
 };
+use starlark::ErrorKind;
 use starlark_derive::starlark_value;
 
 use super::common::go_type_name;
@@ -29,7 +30,7 @@ use crate::eval::convert::{from_node_in_fragment, scalar_value, to_node};
 use crate::eval::error::message_text;
 use crate::eval::fragment::{FragmentNode, YamlFragment};
 use crate::eval::runtime::{runtime_of, Runtime};
-use crate::overlay::{apply_docset, apply_node, Host, Matcher};
+use crate::overlay::{apply_docset, apply_node, Host, Matcher, OverlayError};
 use crate::yaml::{DocSet, Node, ValueRef};
 
 pub fn register(builder: &mut GlobalsBuilder) {
@@ -126,8 +127,7 @@ where
                     Matcher::Subset(_) => (Node::Null, conv(l)?, Node::Null),
                     _ => (conv(k)?, conv(l)?, conv(r)?),
                 };
-                m.matches(&k, &l, &r)
-                    .map_err(|e| other(format!("{}: {e}", self.name)))?
+                m.matches(&k, &l, &r).map_err(other)?
             }
             MKind::And | MKind::Or => {
                 let and = matches!(self.kind, MKind::And);
@@ -351,24 +351,24 @@ pub fn apply_values<'v>(
                 let mut docs = vec![DocSet::default()];
                 if let FragmentNode::DocSet(rds) = &*f {
                     apply_docset(&mut docs, rds, &mut host)
-                        .map_err(|e| anyhow!("overlay.apply: {}", e.inline()))?;
+                        .map_err(|e| OverlayError::nested("overlay.apply", e))?;
                 }
                 Side::Docs(docs)
             }
             (Side::Docs(mut docs), Right::Docs(f)) => {
                 if let FragmentNode::DocSet(rds) = &*f {
                     apply_docset(&mut docs, rds, &mut host)
-                        .map_err(|e| anyhow!("overlay.apply: {}", e.inline()))?;
+                        .map_err(|e| OverlayError::nested("overlay.apply", e))?;
                 }
                 Side::Docs(docs)
             }
             (Side::Unset, Right::Node(rn)) => Side::Node(
                 apply_node(Node::Null, &rn, &mut host)
-                    .map_err(|e| anyhow!("overlay.apply: {}", e.inline()))?,
+                    .map_err(|e| OverlayError::nested("overlay.apply", e))?,
             ),
             (Side::Node(n), Right::Node(rn)) => Side::Node(
                 apply_node(n, &rn, &mut host)
-                    .map_err(|e| anyhow!("overlay.apply: {}", e.inline()))?,
+                    .map_err(|e| OverlayError::nested("overlay.apply", e))?,
             ),
             (Side::Docs(_), Right::Node(rn)) => bail!(
                 "overlay.apply: Expected right side to be a document set, but was {}",
@@ -438,10 +438,18 @@ impl Host for EvalHost<'_, '_, '_, '_> {
             .iter()
             .map(|n| from_node_in_fragment(heap, n))
             .collect();
-        let res = self
-            .eval
-            .eval_function(f, &vals, &[])
-            .map_err(|e| anyhow!("{}", message_text(&e)))?;
+        // an overlay error raised in the called code (`overlay.apply` in a `via=` lambda)
+        // keeps its structure; any other error is its message
+        let res = self.eval.eval_function(f, &vals, &[]).map_err(|e| {
+            let nested = match e.kind() {
+                ErrorKind::Native(a) | ErrorKind::Other(a) => a.downcast_ref::<OverlayError>(),
+                _ => None,
+            };
+            match nested {
+                Some(o) => anyhow::Error::new(o.clone()),
+                None => anyhow!("{}", message_text(&e)),
+            }
+        })?;
         to_node(res)
     }
 
@@ -492,7 +500,7 @@ mod tests {
         );
         assert_eq!(
             e("overlay.map_key('a')(0, 1, {'a': 1})"),
-            "ERR overlay.map_key: Expected left side to be a map, but was int"
+            "ERR overlay.map_key_matcher: Expected left side to be a map, but was int"
         );
     }
 

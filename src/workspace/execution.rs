@@ -541,12 +541,11 @@ fn apply_overlays(rt: &Runtime, outputs: &mut Vec<OutputFile>) -> anyhow::Result
     if !overlays.is_empty() {
         with_host(rt, |host| -> anyhow::Result<()> {
             for ov in &overlays {
-                overlay::apply_to_docsets(&mut docsets, ov, host).map_err(|e| {
-                    anyhow!(
-                        "Overlaying (in following order: {}):\n{}",
-                        overlay_files.join(", "),
-                        e.indented(1)
-                    )
+                overlay::apply_to_docsets(&mut docsets, ov, host).map_err(|error| {
+                    overlay::OverlayingError {
+                        order: overlay_files.join(", "),
+                        error,
+                    }
                 })?;
             }
             Ok(())

@@ -104,6 +104,12 @@ impl<'v> StarlarkValue<'v> for LibraryGet {
                 }
             }
         }
+        if !scope.library.has_private_dir(&self.from_dir) {
+            return Err(err(
+                "library.get: Could not find private library (directory '_ytt_lib' missing?)"
+                    .into(),
+            ));
+        }
         let child = scope.library.child(&self.from_dir, path).ok_or_else(|| {
             err(format!(
                 "library.get: Expected to find library '{path}', but did not find '_ytt_lib/{path}'"
@@ -228,7 +234,11 @@ impl Handle {
         };
         let mut msg = format!("{e:#}");
         // these reports read on one line inside a library's error, as the reference's do
-        if msg.starts_with("Compiling YAML template") || msg.starts_with("Expected all provided") {
+        if let Some(o) = e.downcast_ref::<crate::overlay::OverlayingError>() {
+            msg = o.inline();
+        } else if msg.starts_with("Compiling YAML template")
+            || msg.starts_with("Expected all provided")
+        {
             msg = msg.lines().map(str::trim).collect::<Vec<_>>().join(" ");
         }
         anyhow!("library.{what}: {verb} library '{}': {msg}", self.name)

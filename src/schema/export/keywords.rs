@@ -274,12 +274,17 @@ impl Builder {
                 let mut props = Vec::with_capacity(items.len());
                 for (key, child) in items {
                     let (s, req) = self.schema(child, &child_path(path, key));
-                    // property names are strings
+                    // property names are strings in JSON Schema; the OpenAPI document keeps
+                    // the key as the schema reads it (`on:` is `true:`), as the reference's
                     let name = str_node(&crate::validations::key_text(key));
                     if req {
                         required.push(name.clone());
                     }
-                    props.push((name, s));
+                    let prop = match self.flavor {
+                        Flavor::OpenApi => key.clone(),
+                        Flavor::JsonSchema => name,
+                    };
+                    props.push((prop, s));
                 }
                 out.push(("properties", map_node(props)));
             }

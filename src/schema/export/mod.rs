@@ -231,3 +231,23 @@ pub(crate) fn shown_path(path: &str) -> &str {
         path
     }
 }
+
+/// An exported document as JSON: map keys the OpenAPI document keeps as the schema reads
+/// them (`on:` is `true`) become their YAML text, since JSON names are strings.
+pub fn with_string_keys(n: &mut Node) {
+    match n {
+        Node::Map(m) => {
+            for i in &mut m.items {
+                if !matches!(i.key, Node::Str(_)) {
+                    i.key = Node::Str(crate::validations::key_text(&i.key).into_owned());
+                }
+                with_string_keys(&mut i.value);
+            }
+        }
+        Node::Array(a) => a
+            .items
+            .iter_mut()
+            .for_each(|i| with_string_keys(&mut i.value)),
+        _ => {}
+    }
+}
