@@ -113,7 +113,7 @@ fn yaml_value(text: &str, source: &str, strict: bool) -> Result<Node> {
         .docs
         .into_iter()
         .next()
-        .map(|d| d.value)
+        .map(|d| plain(d.value))
         .unwrap_or(Node::Null))
 }
 

@@ -23,6 +23,7 @@ use super::block_scanner::{BlockScanner, Unsupported};
 use super::node::{Array, ArrayItem, Comment, Doc, DocSet, Map, MapItem, Meta, Node, Pos, ThinVec};
 use super::scalar::{
     core_tag, resolve_plain_owned, resolve_plain_strict, resolve_tagged, strict_error_message,
+    CoreTag,
 };
 
 #[derive(Clone, Debug, Default)]
@@ -690,8 +691,6 @@ enum Frame {
         items: Vec<MapItem>,
         pending: Option<PendingKey>,
         anchor: usize,
-        /// per item: came from a `<<` merge (only allocated once a merge happened)
-        merged: Option<Vec<bool>>,
     },
     Seq {
         items: Vec<ArrayItem>,
@@ -922,7 +921,6 @@ impl<'a> Builder<'a> {
                 items: Vec::new(),
                 pending: None,
                 anchor,
-                merged: None,
             }
         } else {
             Frame::Seq {
@@ -1003,27 +1001,18 @@ impl<'a> Builder<'a> {
                 items.push(ArrayItem { value: node, meta });
                 Ok(())
             }
-            Some(Frame::Map {
-                items,
-                pending,
-                merged,
-                ..
-            }) => {
+            Some(Frame::Map { items, pending, .. }) => {
                 let Some(p) = pending.take() else {
                     return Err(YamlError::at(None, "internal error: value without key"));
                 };
                 if p.merge {
-                    merge_into(items, merged, p.meta, node)
+                    merge_into(items, p.meta, node)
                 } else {
-                    push_map_item(
-                        items,
-                        merged,
-                        MapItem {
-                            key: p.key,
-                            value: node,
-                            meta: p.meta,
-                        },
-                    );
+                    items.push(MapItem {
+                        key: p.key,
+                        value: node,
+                        meta: p.meta,
+                    });
                     Ok(())
                 }
             }
@@ -1130,47 +1119,29 @@ fn strip_comments(n: &mut Node) -> usize {
     }
 }
 
-fn push_map_item(items: &mut Vec<MapItem>, merged: &mut Option<Vec<bool>>, item: MapItem) {
-    if let Some(flags) = merged {
-        // an explicit key overrides a merged one, at the merged item's position
-        if let Some(i) = (0..items.len()).find(|&i| flags[i] && items[i].key.value_eq(&item.key)) {
-            items[i] = item;
-            flags[i] = false;
-            return;
-        }
-        flags.push(false);
-    }
-    items.push(item);
-}
-
-/// `<<: *anchor` — the anchored map's items are inserted here, unless the map already
-/// has the key.
-fn merge_into(
-    items: &mut Vec<MapItem>,
-    merged: &mut Option<Vec<bool>>,
-    merge_meta: Meta,
-    value: Node,
-) -> Result<(), YamlError> {
+/// `<<: *anchor` (or `!!merge <<: *anchor`): the anchored map's items are inserted as
+/// they are, at the position of the `<<` key. Nothing is overridden here: an explicit
+/// key that repeats a merged one stays a second item, as in the reference's parser
+/// (`ytt fmt` prints both). What a repeated key means is decided by the reader of the
+/// tree: plain YAML keeps the first position with the last value
+/// ([`dedup_last_wins`], so `<<: *a` then `k: v` overrides `a`'s `k` in place), a
+/// template reports it unless the later item carries `@yaml/map-key-override`.
+/// Only a map merges: `<<: [*a, *b]` is the reference's error.
+fn merge_into(items: &mut Vec<MapItem>, merge_meta: Meta, value: Node) -> Result<(), YamlError> {
     let Node::Map(src) = value else {
         return Err(YamlError::at(
             None,
             "map merge requires map or sequence of maps as the value",
         ));
     };
-    let flags = merged.get_or_insert_with(|| vec![false; items.len()]);
     let mut comments = Some(merge_meta.comments);
     for mut it in src.items {
-        if items.iter().any(|e| e.key.value_eq(&it.key)) {
-            continue;
-        }
-        if let Some(c) = comments.take() {
+        if let Some(mut c) = comments.take() {
             // comments above the `<<` line go to the first merged item
-            let mut c = c;
             c.append(&mut it.meta.comments);
             it.meta.comments = c;
         }
         items.push(it);
-        flags.push(true);
     }
     Ok(())
 }
@@ -1237,7 +1208,12 @@ fn parse_once<'a>(
             }
             Event::DocumentEnd => b.end_doc()?,
             Event::Scalar(value, style, anchor, tag) => {
-                let merge = style == ScalarStyle::Plain && tag.is_none() && value == "<<";
+                // a merge key: a plain `<<`, or `<<` tagged `!!merge` in any style
+                let merge = value == "<<"
+                    && match &tag {
+                        None => style == ScalarStyle::Plain,
+                        Some(t) => core_tag(&t.handle, &t.suffix) == CoreTag::Merge,
+                    };
                 let mut value = value.into_owned();
                 // the scanner's buffers are much larger than most scalars
                 value.shrink_to_fit();

@@ -281,6 +281,13 @@ fn unicode_positions() {
     assert_eq!(cm(&m.items[1].meta), vec![(2, "@ y", false)]);
 }
 
+fn kv(m: &Map) -> Vec<(Node, Node)> {
+    m.items
+        .iter()
+        .map(|i| (i.key.clone(), i.value.clone()))
+        .collect()
+}
+
 #[test]
 fn anchors_aliases_merge() {
     let d = p("a: &x\n  k: 1 #@ c\nb: *x\nc: &s str\nd: *s\n");
@@ -294,45 +301,65 @@ fn anchors_aliases_merge() {
     );
     assert!(map(&m.items[1].value).items[0].meta.comments.is_empty());
 
+    // the merged items go in at the `<<` position; a repeated key stays a second item
     let d = p("base: &b\n  x: 1\n  y: 2\nderived:\n  <<: *b\n  y: 3\n");
-    let der = map(&map(&d.docs[0].value).items[1].value);
-    let kv: Vec<(Node, Node)> = der
-        .items
-        .iter()
-        .map(|i| (i.key.clone(), i.value.clone()))
-        .collect();
+    let der = map(&map(&d.docs[0].value).items[1].value).clone();
+    let t = Node::Bool(true);
     assert_eq!(
-        kv,
+        kv(&der),
         vec![
             (s("x"), Node::Int(1.into())),
-            (Node::Bool(true), Node::Int(3.into()))
+            (t.clone(), Node::Int(2.into())),
+            (t.clone(), Node::Int(3.into()))
+        ]
+    );
+    // the merged items keep the anchored map's lines
+    assert_eq!(der.items[0].meta.pos.line, 2);
+    assert_eq!(der.items[2].meta.pos.line, 6);
+    // plain YAML: first position, last value
+    let mut plain = der;
+    dedup_last_wins(&mut plain);
+    assert_eq!(
+        kv(&plain),
+        vec![
+            (s("x"), Node::Int(1.into())),
+            (t.clone(), Node::Int(3.into()))
         ]
     );
 
     let d = p("versions:\n- &version\n  name: v1alpha1\n  served: true\n- << : *version\n  name: v1beta1\n");
     let a = arr(&map(&d.docs[0].value).items[0].value);
     let m = map(&a.items[1].value);
+    assert_eq!(
+        m.items.iter().map(|i| i.key.clone()).collect::<Vec<_>>(),
+        vec![s("name"), s("served"), s("name")]
+    );
+    let mut m = m.clone();
+    dedup_last_wins(&mut m);
     assert_eq!(m.items.len(), 2);
     assert_eq!(m.items[0].key, s("name"));
     assert_eq!(m.items[0].value, s("v1beta1"));
-    assert_eq!(m.items[0].meta.pos.line, 6);
     assert_eq!(m.items[1].value, Node::Bool(true));
 
-    // explicit key before the merge wins
-    let d = p("a: &a {x: 1, y: 2}\nb:\n  y: 0\n  <<: *a\n");
-    let m = map(&map(&d.docs[0].value).items[1].value);
-    let kv: Vec<(Node, Node)> = m
-        .items
-        .iter()
-        .map(|i| (i.key.clone(), i.value.clone()))
-        .collect();
+    // an explicit key before the merge: the merged item comes later, so it is the
+    // last value of the key
+    let d = p("a: &a {x: 1, y: 2}\nb:\n  y: 0\n  <<: *a\n  z: 3\n");
+    let mut m = map(&map(&d.docs[0].value).items[1].value).clone();
+    assert_eq!(m.items.len(), 4);
+    dedup_last_wins(&mut m);
     assert_eq!(
-        kv,
+        kv(&m),
         vec![
-            (Node::Bool(true), Node::Int(0.into())),
-            (s("x"), Node::Int(1.into()))
+            (t.clone(), Node::Int(2.into())),
+            (s("x"), Node::Int(1.into())),
+            (s("z"), Node::Int(3.into()))
         ]
     );
+
+    // comments above `<<` go to the first merged item
+    let d = p("a: &a {x: 1}\nb:\n  #@ c\n  <<: *a\n");
+    let m = map(&map(&d.docs[0].value).items[1].value);
+    assert_eq!(cm(&m.items[0].meta), vec![(3, "@ c", true)]);
 
     let e = err("a: &a {x: 1}\nb: &b {y: 2}\nc:\n  <<: [*a, *b]\n  z: 3\n");
     assert_eq!(
@@ -348,6 +375,42 @@ fn anchors_aliases_merge() {
     let m = map(&d.docs[0].value);
     assert_eq!(m.items[0].value, s("<<"));
     assert_eq!(m.items[1].key, s("<<"));
+}
+
+#[test]
+fn explicit_merge_tag() {
+    // `!!merge <<` merges like a plain `<<`, in every style and tag spelling
+    for src in [
+        "b: &b {x: 1}\nm:\n  !!merge <<: *b\n  z: 3\n",
+        "b: &b {x: 1}\nm:\n  !!merge '<<': *b\n  z: 3\n",
+        "b: &b {x: 1}\nm:\n  !<tag:yaml.org,2002:merge> <<: *b\n  z: 3\n",
+        "b: &b {x: 1}\nm: {!!merge <<: *b, z: 3}\n",
+        "b: &b {x: 1}\nm:\n- !!merge <<: *b\n  z: 3\n",
+    ] {
+        let d = p(src);
+        let m = &map(&d.docs[0].value).items[1].value;
+        let m = match m {
+            Node::Array(a) => &a.items[0].value,
+            other => other,
+        };
+        let keys: Vec<Node> = map(m).items.iter().map(|i| i.key.clone()).collect();
+        assert_eq!(keys, vec![s("x"), s("z")], "{src:?}");
+    }
+    // other tags and quoting keep `<<` a plain key; `!!merge` elsewhere is a string
+    for src in [
+        "m:\n  !!str <<: 1\n",
+        "m:\n  \"<<\": 1\n",
+        "m:\n  !!merge x: 1\n",
+    ] {
+        let d = p(src);
+        let m = map(&map(&d.docs[0].value).items[0].value);
+        assert_eq!(m.items.len(), 1, "{src:?}");
+        assert_eq!(m.items[0].value, Node::Int(1.into()), "{src:?}");
+    }
+    assert_eq!(
+        err("a: &a [1]\nm:\n  !!merge <<: *a\n").message,
+        "yaml: map merge requires map or sequence of maps as the value"
+    );
 }
 
 #[test]

@@ -325,6 +325,8 @@ pub enum CoreTag {
     Bool,
     Null,
     Binary,
+    /// `!!merge`: on a `<<` key, a merge like the plain `<<`; elsewhere a string.
+    Merge,
     /// `!!map`, `!!seq`, `!!timestamp`, … and unknown local tags: the value is kept as a
     /// string (scalars) or ignored (collections).
     Other,
@@ -350,6 +352,7 @@ pub fn core_tag(handle: &str, suffix: &str) -> CoreTag {
         "bool" => CoreTag::Bool,
         "null" => CoreTag::Null,
         "binary" => CoreTag::Binary,
+        "merge" => CoreTag::Merge,
         _ => CoreTag::Other,
     }
 }
@@ -368,7 +371,7 @@ pub fn resolve_tagged(tag: CoreTag, value: &str) -> Result<Node, String> {
         format!("cannot decode {got} `{value}` as a {want}")
     };
     match tag {
-        CoreTag::Str | CoreTag::Other => Ok(Node::Str(value.to_owned())),
+        CoreTag::Str | CoreTag::Merge | CoreTag::Other => Ok(Node::Str(value.to_owned())),
         CoreTag::Binary => decode_binary(value).map(Node::Str),
         CoreTag::Int => match resolve_plain(value) {
             n @ Node::Int(_) => Ok(n),

@@ -1,0 +1,183 @@
+//! End-to-end tests of how YAML input is read: merge keys (`<<`, `!!merge <<`) in plain
+//! files and in templates, `--strict`, flow collections closed at their key's column,
+//! bytes that are not UTF-8, and the reference's YAML syntax error messages.
+
+mod common;
+
+use common::{tpl, trim_lines, Ytt};
+
+// ---------------------------------------------------------------------------------------
+// Merge keys
+// ---------------------------------------------------------------------------------------
+
+/// Anchored maps merged into nested maps and into the maps of an array.
+const MERGES: &str = "defaults: &d\n\
+                      \x20 image: app:1\n\
+                      \x20 pull: Always\n\
+                      \x20 limits: {cpu: 1}\n\
+                      containers:\n\
+                      - <<: *d\n\
+                      \x20 name: one\n\
+                      - name: two\n\
+                      \x20 <<: *d\n\
+                      \x20 pull: Never\n\
+                      spec:\n\
+                      \x20 template:\n\
+                      \x20   <<: *d\n";
+
+#[test]
+fn plain_file_merges_in_place_and_a_repeated_key_keeps_the_first_place_with_the_last_value() {
+    let out = tpl(MERGES, &[]);
+    assert_eq!(
+        out.ok(),
+        "defaults:\n  image: app:1\n  pull: Always\n  limits:\n    cpu: 1\n\
+         containers:\n\
+         - image: app:1\n  pull: Always\n  limits:\n    cpu: 1\n  name: one\n\
+         - name: two\n  image: app:1\n  pull: Never\n  limits:\n    cpu: 1\n\
+         spec:\n  template:\n    image: app:1\n    pull: Always\n    limits:\n      cpu: 1\n"
+    );
+}
+
+#[test]
+fn plain_file_key_before_the_merge_is_overridden_by_the_merged_item() {
+    // the merged items come later in the map, so theirs is the last value
+    let out = tpl("a: &a {x: 1, w: 2}\nb:\n  w: 0\n  <<: *a\n  z: 3\n", &[]);
+    assert_eq!(out.ok(), "a:\n  x: 1\n  w: 2\nb:\n  w: 2\n  x: 1\n  z: 3\n");
+}
+
+#[test]
+fn template_merge_then_repeated_key_is_a_duplicate_key_error() {
+    let src = format!("#@ x = 1\n{MERGES}");
+    let out = tpl(&src, &[]);
+    assert_eq!(
+        trim_lines(out.err()),
+        "ytt: Error:\n\
+         - __ytt_tpl2_start_node: expected key 'pull' to not be specified again (unless 'yaml/map-key-override' annotation is added)\n\
+         \x20   in <toplevel>\n\
+         \x20     tpl.yml:11 |   pull: Never\n"
+    );
+}
+
+#[test]
+fn template_merge_with_override_annotation_moves_the_key_to_its_own_place() {
+    let src = "#@ x = 1\n\
+               base: &b\n\
+               \x20 name: web\n\
+               \x20 image: nginx\n\
+               list:\n\
+               - <<: *b\n\
+               \x20 #@yaml/map-key-override\n\
+               \x20 name: web-2\n\
+               - <<: *b\n\
+               \x20 #@yaml/map-key-override\n\
+               \x20 name: #@ \"web-\" + str(x + 2)\n\
+               \x20 port: 80\n";
+    let expected = "base:\n  name: web\n  image: nginx\n\
+                    list:\n\
+                    - image: nginx\n  name: web-2\n\
+                    - image: nginx\n  name: web-3\n  port: 80\n";
+    assert_eq!(tpl(src, &[]).ok(), expected);
+    // the flag makes every repeated key an override
+    let implicit = src.replace("  #@yaml/map-key-override\n", "");
+    assert_eq!(
+        tpl(&implicit, &["--implicit-map-key-overrides"]).ok(),
+        expected
+    );
+}
+
+#[test]
+fn explicit_merge_tag_merges_like_the_plain_key() {
+    let plain = "b: &b\n  x: 1\nm:\n  !!merge <<: *b\n  z: 3\nf: {!!merge <<: *b, w: 4}\n";
+    assert_eq!(
+        tpl(plain, &[]).ok(),
+        "b:\n  x: 1\nm:\n  x: 1\n  z: 3\nf:\n  x: 1\n  w: 4\n"
+    );
+    let out = tpl(
+        "#@ x = 1\nb: &b\n  x: 1\nm:\n  !!merge <<: *b\n  x: 2\n",
+        &[],
+    );
+    assert!(
+        out.err()
+            .contains("expected key 'x' to not be specified again"),
+        "{}",
+        out.stderr
+    );
+    let out = tpl(
+        "#@ x = 1\nb: &b\n  x: 1\nm:\n  !!merge <<: *b\n  x: 2\n",
+        &["--implicit-map-key-overrides"],
+    );
+    assert_eq!(out.ok(), "b:\n  x: 1\nm:\n  x: 2\n");
+}
+
+#[test]
+fn merges_in_data_values() {
+    // a data-values template: a repeated key needs the annotation
+    let values = "#@data/values\n\
+                  ---\n\
+                  base: &b {name: a, port: 1}\n\
+                  svc:\n\
+                  \x20 <<: *b\n\
+                  \x20 #@yaml/map-key-override\n\
+                  \x20 port: 2\n";
+    let config = "#@ load(\"@ytt:data\", \"data\")\n\
+                  svc: #@ data.values.svc\n";
+    let y = Ytt::new()
+        .file("values.yml", values)
+        .file("config.yml", config);
+    assert_eq!(
+        y.run(&["-f", "values.yml", "-f", "config.yml"]).ok(),
+        "svc:\n  name: a\n  port: 2\n"
+    );
+    let y = Ytt::new()
+        .file(
+            "values.yml",
+            &values.replace("  #@yaml/map-key-override\n", ""),
+        )
+        .file("config.yml", config);
+    let out = y.run(&["-f", "values.yml", "-f", "config.yml"]);
+    assert!(
+        out.err()
+            .contains("expected key 'port' to not be specified again"),
+        "{}",
+        out.stderr
+    );
+    // a plain data-values file: first place, last value
+    let y = Ytt::new()
+        .file(
+            "defaults.yml",
+            "#@data/values\n---\nbase: {name: x, port: 0}\nsvc: {name: x, port: 0}\n",
+        )
+        .file(
+            "plain.yml",
+            "base: &b {name: a, port: 1}\nsvc:\n  <<: *b\n  port: 2\n",
+        )
+        .file("config.yml", config);
+    let out = y.run(&[
+        "-f",
+        "defaults.yml",
+        "-f",
+        "config.yml",
+        "--data-values-file",
+        "plain.yml",
+    ]);
+    assert_eq!(out.ok(), "svc:\n  name: a\n  port: 2\n");
+}
+
+#[test]
+fn merges_in_a_library_template() {
+    let y = Ytt::new()
+        .file(
+            "_ytt_lib/lib/config.yml",
+            "#@ x = 1\nb: &b {k: 1, j: 2}\nm:\n  <<: *b\n  #@yaml/map-key-override\n  k: 3\n",
+        )
+        .file(
+            "config.yml",
+            "#@ load(\"@ytt:library\", \"library\")\n\
+             #@ load(\"@ytt:template\", \"template\")\n\
+             --- #@ template.replace(library.get(\"lib\").eval())\n",
+        );
+    assert_eq!(
+        y.run(&["-f", "."]).ok(),
+        "b:\n  k: 1\n  j: 2\nm:\n  j: 2\n  k: 3\n"
+    );
+}
