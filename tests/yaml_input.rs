@@ -181,3 +181,42 @@ fn merges_in_a_library_template() {
         "b:\n  k: 1\n  j: 2\nm:\n  j: 2\n  k: 3\n"
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// --strict
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn strict_reports_the_first_ambiguous_scalar_timestamps_included() {
+    let out = tpl("data:\n  date: 2024-03-01\n  zip: 01234\n", &["--strict"]);
+    assert_eq!(
+        trim_lines(out.err()),
+        "ytt: Error: Unmarshaling YAML template 'tpl.yml': yaml:\n  Strict parsing:\n    Found '2024-03-01' ambigious (could be !!str or !!timestamp)\n"
+    );
+    // quoted, it is a plain string
+    let out = tpl("data:\n  date: \"2024-03-01\"\n", &["--strict"]);
+    assert_eq!(out.ok(), "data:\n  date: \"2024-03-01\"\n");
+    // the same rule in a data-values file given by flag
+    let y = Ytt::new()
+        .file(
+            "config.yml",
+            "#@ load(\"@ytt:data\", \"data\")\nd: #@ data.values.d\n",
+        )
+        .file("values.yml", "#@data/values\n---\nd: x\n")
+        .file("dv.yml", "d: 2024-03-01\n");
+    let out = y.run(&[
+        "-f",
+        "config.yml",
+        "-f",
+        "values.yml",
+        "--data-values-file",
+        "dv.yml",
+        "--strict",
+    ]);
+    assert!(
+        out.err()
+            .contains("Found '2024-03-01' ambigious (could be !!str or !!timestamp)"),
+        "{}",
+        out.stderr
+    );
+}

@@ -555,6 +555,32 @@ fn strict_mode() {
     );
     strict_err("a: ~\n");
     strict_err("on: 1\n");
+    // timestamps are ambiguous too, and the first ambiguous scalar in document order
+    // is the one reported (here in a nested map of an array, before a `01234`)
+    let e = strict_err("m:\n- d:\n    date: 2024-03-01\n    zip: 01234\n");
+    assert_eq!(
+        e.message,
+        "yaml:\n  Strict parsing:\n    Found '2024-03-01' ambigious (could be !!str or !!timestamp)"
+    );
+    assert_eq!(e.line, Some(3));
+    for ts in [
+        "2001-12-14t21:59:43.10-05:00",
+        "2002-1-5",
+        "2001-12-14 21:59:43.10",
+    ] {
+        let e = strict_err(&format!("- {ts}\n"));
+        assert!(e.message.ends_with("!!timestamp)"), "{ts}: {}", e.message);
+    }
+    // not timestamps: whitespace and other strings keep their own messages
+    let e = strict_err("a: 2001-12-14 21:59:43.10 -5\n");
+    assert!(
+        e.message.contains("Strings with whitespace"),
+        "{}",
+        e.message
+    );
+    let f: Arc<str> = Arc::from("t.yml");
+    let d = parse("a: 2001-13-01\n", &f, &ParseOptions { strict: true }).unwrap();
+    assert_eq!(map(&d.docs[0].value).items[0].value, s("2001-13-01"));
     let f: Arc<str> = Arc::from("t.yml");
     let d = parse(
         "a: true\nb: \"yes\"\nc: 12\nd: 1.5\ne:\nf: 'x y'\n",
