@@ -220,3 +220,46 @@ fn strict_reports_the_first_ambiguous_scalar_timestamps_included() {
         out.stderr
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Flow collections closed in their key's column
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn flow_collections_may_close_in_their_key_column() {
+    let src = "#@ x = 1\n\
+               containers:\n\
+               - name: app\n\
+               \x20 args: [\n\
+               \x20   \"--a\",\n\
+               \x20   \"--b\"\n\
+               \x20 ]\n\
+               \x20 env: {\n\
+               \x20   MODE: \"fast\"\n\
+               \x20 }\n\
+               \x20 port: #@ x\n";
+    let expected =
+        "containers:\n- name: app\n  args:\n  - --a\n  - --b\n  env:\n    MODE: fast\n  port: 1\n";
+    assert_eq!(tpl(src, &[]).ok(), expected);
+    // a plain file, and an error below the patched lines keeps its line number
+    assert_eq!(
+        tpl("args: [\n  \"--a\"\n]\nk: 1\n", &[]).ok(),
+        "args:\n- --a\nk: 1\n"
+    );
+    let out = tpl("args: [\n  \"--a\"\n]\nn: x: y\n", &[]);
+    assert_eq!(
+        trim_lines(out.err()),
+        "ytt: Error: Unmarshaling YAML template 'tpl.yml': yaml: line 4: mapping values are not allowed in this context\n"
+    );
+    // in a data-values file
+    let y = Ytt::new()
+        .file("values.yml", "#@data/values\n---\nargs: [\n  \"--a\"\n]\n")
+        .file(
+            "config.yml",
+            "#@ load(\"@ytt:data\", \"data\")\nargs: #@ data.values.args\n",
+        );
+    assert_eq!(
+        y.run(&["-f", "values.yml", "-f", "config.yml"]).ok(),
+        "args:\n- --a\n"
+    );
+}

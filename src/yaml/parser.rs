@@ -57,8 +57,8 @@ pub const MAX_DEPTH: usize = 1000;
 /// Maximum number of nodes copied by alias expansion in one file.
 const MAX_ALIAS_NODES: usize = 5_000_000;
 /// How many spots go-yaml accepts but saphyr rejects are patched (a tab after `:`,
-/// quoted or flow continuation lines indented less than saphyr wants); each patch
-/// keeps line numbers and values unchanged.
+/// quoted or flow lines indented less than saphyr wants); each patch keeps line numbers
+/// and values unchanged, and costs one more parse of the text.
 const MAX_PATCHES: usize = 32;
 
 /// Parse a YAML stream (all documents of one file).
@@ -275,7 +275,15 @@ fn map_scan_error(e: &ScanError, text: &str) -> Failure {
             None => Failure::Yaml(err),
         };
     }
-    if info == "invalid indentation in flow construct" {
+    // Inside a flow collection go-yaml (like libyaml) checks no indentation at all, so
+    // `args: [` … `]` with the closing bracket (or any line) in the key's column is
+    // accepted; saphyr wants flow lines indented past the enclosing block (YAML 1.2
+    // §8.2.3) and stops at the first line that is not: "invalid indentation" at a token
+    // that opens its line (a `]` or `}`, or a quoted scalar or collection), "… in flow
+    // construct" at a plain scalar. That line is indented and the text parsed again: in
+    // flow context a line's leading blanks are insignificant (they separate tokens or
+    // are folded away), so values and line numbers do not change.
+    if info == "invalid indentation" || info == "invalid indentation in flow construct" {
         let err = YamlError::at(Some(line), "did not find expected ',' or ']'");
         return match pad_line(text, m) {
             Some(t) => Failure::Retry(t, err),

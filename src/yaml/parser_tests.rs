@@ -671,6 +671,41 @@ fn continuation_lines_at_column_zero() {
 }
 
 #[test]
+fn flow_collections_closed_in_their_key_column() {
+    // go-yaml checks no indentation inside flow collections; saphyr does (for lines
+    // that open with a bracket or a quoted scalar): such lines are re-indented
+    let d = p("args: [\n  \"--a\",\n  \"--b\"\n]\nnext: 1\n");
+    let m = map(&d.docs[0].value);
+    let a = arr(&m.items[0].value);
+    assert_eq!(a.items[0].value, s("--a"));
+    assert_eq!(a.items[1].value, s("--b"));
+    assert_eq!(a.items[1].meta.pos.line, 3);
+    assert_eq!(m.items[1].key, s("next"));
+    assert_eq!(m.items[1].meta.pos.line, 5);
+
+    // nested maps, arrays of maps, flow maps, items in column 0, a comment line
+    let src = "spec:\n  containers:\n  - name: x\n    args: [\n      'a b',\n    ]\n\
+               \x20   env: {\n      K: \"v\"\n    }\ntop: [\n\"p\",\n# c\n[\"q\"]\n]\n";
+    let d = p(src);
+    let m = map(&d.docs[0].value);
+    let c = map(&arr(&map(&m.items[0].value).items[0].value).items[0].value);
+    assert_eq!(arr(&c.items[1].value).items[0].value, s("a b"));
+    assert_eq!(map(&c.items[2].value).items[0].value, s("v"));
+    assert_eq!(c.items[2].meta.pos.line, 7);
+    let top = arr(&m.items[1].value);
+    assert_eq!(top.items[0].value, s("p"));
+    assert_eq!(arr(&top.items[1].value).items[0].value, s("q"));
+    assert_eq!(top.items[1].meta.pos.line, 13);
+    assert_eq!(cm(&top.items[1].meta), vec![(12, " c", true)]);
+
+    // a document marker in column 0 still ends the document
+    assert_eq!(
+        err("a: [\n\"x\",\n---\n]\n").message,
+        "yaml: line 2: did not find expected node content"
+    );
+}
+
+#[test]
 fn fast_path_builds_the_same_documents_as_saphyr() {
     let f: Arc<str> = Arc::from("t.yml");
     let opts = ParseOptions::default();
