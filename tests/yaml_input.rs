@@ -263,3 +263,43 @@ fn flow_collections_may_close_in_their_key_column() {
         "args:\n- --a\n"
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// YAML syntax errors
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn syntax_errors_have_the_reference_wording_and_line() {
+    // more content after a quoted scalar: go-yaml's parser stops at it, one line up
+    let out = tpl("#@ x = 1\nenv:\n  name: \"A\" \"B\"\n", &[]);
+    assert_eq!(
+        trim_lines(out.err()),
+        "ytt: Error: Unmarshaling YAML template 'tpl.yml': yaml: line 2: did not find expected key\n"
+    );
+    // a tab in the indentation, in a plain file and in a template
+    let out = tpl("spec:\n  replicas: 1\n\tselector: {}\n", &[]);
+    assert_eq!(
+        trim_lines(out.err()),
+        "ytt: Error: Unmarshaling YAML template 'tpl.yml': yaml: line 3: found a tab character that violates indentation\n"
+    );
+    let out = tpl("#@ x = 1\nspec:\n\treplicas: #@ x\n", &[]);
+    assert_eq!(
+        trim_lines(out.err()),
+        "ytt: Error: Unmarshaling YAML template 'tpl.yml': yaml: line 3: found character that cannot start any token\n"
+    );
+    // in a data-values file given by flag
+    let y = Ytt::new()
+        .file("config.yml", "a: 1\n")
+        .file("dv.yml", "a: \"x\"\n\tb: 2\n");
+    let out = y.run(&["-f", "config.yml", "--data-values-file", "dv.yml"]);
+    assert!(
+        out.err().contains(
+            "Unmarshaling YAML data values file 'dv.yml': yaml: line 2: found character that cannot start any token"
+        ),
+        "{}",
+        out.stderr
+    );
+    // a comment right after a quoted scalar is a comment (a plain one: an error in a
+    // template, dropped in a plain file)
+    assert_eq!(tpl("k: \"v\"#note\n", &[]).ok(), "k: v\n");
+}

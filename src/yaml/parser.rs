@@ -17,9 +17,9 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use saphyr_parser::{Event, Marker, Parser, ScalarStyle, Span, StrInput};
+use saphyr_parser::{Event, Marker, Parser, ScalarStyle, ScanError, Span, StrInput};
 
-use self::errors::{alias_name_at, check_characters, map_scan_error, Failure};
+use self::errors::{alias_name_at, check_characters, map_scan_error, Failure, Place};
 use super::block_scanner::{BlockScanner, Unsupported};
 use super::node::{Array, ArrayItem, Comment, Doc, DocSet, Map, MapItem, Meta, Node, Pos, ThinVec};
 use super::scalar::{
@@ -202,6 +202,20 @@ struct LineScanner<'s> {
     prev_ws: bool,
     /// lines of `- ` indicators not yet claimed by an array item
     dashes: VecDeque<u32>,
+    /// tabs in the indentation of lines scanned since the last check (see
+    /// `Builder::check_tabs`)
+    tabs: Vec<TabAt>,
+    /// only blanks since the end of a plain scalar
+    after_plain: bool,
+}
+
+/// A tab in the blanks that start a line.
+struct TabAt {
+    line: u32,
+    /// byte offset
+    pos: usize,
+    /// only blanks between the end of a plain scalar and this tab
+    after_plain: bool,
 }
 
 impl<'s> LineScanner<'s> {
@@ -217,6 +231,8 @@ impl<'s> LineScanner<'s> {
             content: false,
             prev_ws: true,
             dashes: VecDeque::new(),
+            tabs: Vec::new(),
+            after_plain: false,
         }
     }
 
@@ -233,12 +249,25 @@ impl<'s> LineScanner<'s> {
                     self.pos += 1;
                     self.cpos += 1;
                 }
-                b' ' | b'\t' | b'\r' => {
+                b'\t' => {
+                    if !self.content {
+                        self.tabs.push(TabAt {
+                            line: self.line,
+                            pos: self.pos,
+                            after_plain: self.after_plain,
+                        });
+                    }
+                    self.prev_ws = true;
+                    self.pos += 1;
+                    self.cpos += 1;
+                }
+                b' ' | b'\r' => {
                     self.prev_ws = true;
                     self.pos += 1;
                     self.cpos += 1;
                 }
                 b'#' if self.prev_ws => {
+                    self.after_plain = false;
                     let start = self.pos + 1;
                     let end = b[start..]
                         .iter()
@@ -268,6 +297,7 @@ impl<'s> LineScanner<'s> {
                     ) =>
                 {
                     self.dashes.push_back(self.line);
+                    self.after_plain = false;
                     self.content = true;
                     self.prev_ws = false;
                     self.pos += 1;
@@ -275,6 +305,7 @@ impl<'s> LineScanner<'s> {
                 }
                 _ => {
                     self.content = true;
+                    self.after_plain = false;
                     self.prev_ws = false;
                     self.pos += utf8_len(c);
                     self.cpos += 1;
@@ -287,6 +318,7 @@ impl<'s> LineScanner<'s> {
     /// scalars are lexed to their closing quote: saphyr's span for them also covers
     /// trailing blanks and comments.
     fn skip_scalar(&mut self, style: ScalarStyle, end: &Marker) {
+        self.after_plain = style == ScalarStyle::Plain;
         match style {
             ScalarStyle::SingleQuoted => self.skip_quoted(b'\'', end),
             ScalarStyle::DoubleQuoted => self.skip_quoted(b'"', end),
@@ -403,6 +435,29 @@ impl<'s> LineScanner<'s> {
         b.get(p).copied()
     }
 
+    /// The column (in chars) of byte offset `pos`.
+    fn column_of(&self, pos: usize) -> usize {
+        let pos = pos.min(self.src.len());
+        let start = self.src.as_bytes()[..pos]
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(0, |p| p + 1);
+        self.src.get(start..pos).map_or(0, |l| l.chars().count())
+    }
+
+    /// The column of char index `idx`.
+    fn column_of_char(&self, idx: usize) -> usize {
+        let pos = if self.ascii {
+            idx
+        } else {
+            self.src
+                .char_indices()
+                .nth(idx)
+                .map_or(self.src.len(), |(b, _)| b)
+        };
+        self.column_of(pos)
+    }
+
     /// Claim the pending dash of a block sequence item whose value starts at `line`.
     fn take_dash(&mut self, value_line: u32) -> u32 {
         match self.dashes.front() {
@@ -444,13 +499,24 @@ enum Frame {
         items: Vec<MapItem>,
         pending: Option<PendingKey>,
         anchor: usize,
+        shape: Shape,
     },
     Seq {
         items: Vec<ArrayItem>,
         pending: Option<Meta>,
         anchor: usize,
-        flow: bool,
+        shape: Shape,
     },
+}
+
+/// How a collection is written (for go-yaml's error messages and tab rules).
+#[derive(Clone, Copy)]
+struct Shape {
+    flow: bool,
+    /// a block sequence whose `-` are in the column of its mapping's keys
+    indentless: bool,
+    /// char index of the collection's start (its first key or `-`)
+    start: usize,
 }
 
 struct Builder<'a> {
@@ -600,6 +666,73 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// Where the next node goes, for go-yaml's error messages.
+    fn place(&self) -> Place {
+        match self.stack.last() {
+            Some(Frame::Map { shape, .. }) if shape.flow => Place::FlowMap,
+            Some(Frame::Map { pending, .. }) => Place::BlockMap {
+                next_key: pending.is_none(),
+            },
+            Some(Frame::Seq { shape, .. }) if shape.flow => Place::FlowSeq,
+            Some(Frame::Seq { shape, .. }) => Place::BlockSeq {
+                indentless: shape.indentless,
+            },
+            Some(Frame::Doc { .. }) | None => Place::Root,
+        }
+    }
+
+    /// go-yaml's rule for tabs in the indentation of a line (the blanks before its first
+    /// token), in block context: after a plain scalar they may continue it, so a tab left
+    /// of the scalar's minimum indentation (one more than the column of the innermost
+    /// block collection) is "found a tab character that violates indentation"; anywhere
+    /// else such a tab is "found character that cannot start any token" (libyaml skips
+    /// tabs only where no simple key may start). Flow collections allow tabs anywhere.
+    /// saphyr allows a tab past the block indentation, so the line scanner reports
+    /// every indentation tab here.
+    fn check_tabs(&self, scan: &mut LineScanner) -> Result<(), YamlError> {
+        if scan.tabs.is_empty() {
+            return Ok(());
+        }
+        let tabs = std::mem::take(&mut scan.tabs);
+        let flow = match self.stack.last() {
+            Some(Frame::Map { shape, .. } | Frame::Seq { shape, .. }) => shape.flow,
+            _ => false,
+        };
+        if flow {
+            return Ok(());
+        }
+        for t in tabs {
+            if !t.after_plain {
+                return Err(YamlError::at(
+                    Some(t.line),
+                    "found character that cannot start any token",
+                ));
+            }
+            if (scan.column_of(t.pos) as isize) < self.block_indent(scan) + 1 {
+                return Err(YamlError::at(
+                    Some(t.line),
+                    "found a tab character that violates indentation",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The column of the innermost block collection (-1 at a document's root); an
+    /// indentless sequence has its mapping's.
+    fn block_indent(&self, scan: &LineScanner) -> isize {
+        for f in self.stack.iter().rev() {
+            match f {
+                Frame::Map { shape, .. } | Frame::Seq { shape, .. } if !shape.indentless => {
+                    return scan.column_of_char(shape.start) as isize;
+                }
+                Frame::Doc { .. } => return -1,
+                _ => {}
+            }
+        }
+        -1
+    }
+
     fn expects_key(&self) -> bool {
         matches!(self.stack.last(), Some(Frame::Map { pending: None, .. }))
     }
@@ -608,7 +741,7 @@ impl<'a> Builder<'a> {
     /// the array item.
     fn value_start(&mut self, scan: &mut LineScanner, line: u32) -> Result<(), YamlError> {
         let flow = match self.stack.last() {
-            Some(Frame::Seq { flow, .. }) => *flow,
+            Some(Frame::Seq { shape, .. }) => shape.flow,
             Some(_) => return Ok(()),
             None => {
                 return Err(YamlError::at(
@@ -656,7 +789,7 @@ impl<'a> Builder<'a> {
         scan: &mut LineScanner,
         is_map: bool,
         anchor: usize,
-        flow: bool,
+        shape: Shape,
         line: u32,
     ) -> Result<(), YamlError> {
         if self.expects_key() {
@@ -674,13 +807,14 @@ impl<'a> Builder<'a> {
                 items: Vec::new(),
                 pending: None,
                 anchor,
+                shape,
             }
         } else {
             Frame::Seq {
                 items: Vec::new(),
                 pending: None,
                 anchor,
-                flow,
+                shape,
             }
         });
         Ok(())
@@ -905,18 +1039,26 @@ fn merge_into(items: &mut Vec<MapItem>, merge_meta: Meta, value: Node) -> Result
 
 /// Where `parse_once` gets its events: saphyr's parser or the fast block scanner.
 trait EventSource<'a> {
-    fn next_event(&mut self, text: &str) -> Option<Result<(Event<'a>, Span), Failure>>;
+    fn next_event(&mut self) -> Option<Result<(Event<'a>, Span), SourceError>>;
+}
+
+/// Why an event source stopped.
+enum SourceError {
+    /// saphyr's error: given go-yaml's wording by `parse_once`, which knows the context
+    Scan(ScanError),
+    /// the fast block scanner gives up
+    Unsupported,
 }
 
 impl<'a> EventSource<'a> for Parser<'a, StrInput<'a>> {
-    fn next_event(&mut self, text: &str) -> Option<Result<(Event<'a>, Span), Failure>> {
-        Parser::next_event(self).map(|r| r.map_err(|e| map_scan_error(&e, text)))
+    fn next_event(&mut self) -> Option<Result<(Event<'a>, Span), SourceError>> {
+        Parser::next_event(self).map(|r| r.map_err(SourceError::Scan))
     }
 }
 
 impl<'a> EventSource<'a> for BlockScanner<'a> {
-    fn next_event(&mut self, _: &str) -> Option<Result<(Event<'a>, Span), Failure>> {
-        BlockScanner::next_event(self).map(|r| r.map_err(|Unsupported| Failure::Unsupported))
+    fn next_event(&mut self) -> Option<Result<(Event<'a>, Span), SourceError>> {
+        BlockScanner::next_event(self).map(|r| r.map_err(|Unsupported| SourceError::Unsupported))
     }
 }
 
@@ -933,9 +1075,23 @@ fn parse_once<'a>(
     let mut found: Vec<Comment> = Vec::new();
     let mut bom_pending = text.starts_with('\u{feff}');
 
-    while let Some(res) = events.next_event(text) {
-        let (ev, span): (Event, Span) = res?;
+    while let Some(res) = events.next_event() {
+        let (ev, span): (Event, Span) = match res {
+            Ok(x) => x,
+            Err(SourceError::Unsupported) => return Err(Failure::Unsupported),
+            Err(SourceError::Scan(e)) => {
+                // saphyr's scanner reads ahead of its events: a tab go-yaml stops at may
+                // come before the spot saphyr complains about
+                let cursor = scan.pos;
+                scan.scan_to(e.marker().index(), &mut found);
+                b.check_tabs(&mut scan)?;
+                return Err(map_scan_error(&e, text, b.place(), cursor));
+            }
+        };
         scan.scan_to(span.start.index(), &mut found);
+        if !scan.tabs.is_empty() {
+            b.check_tabs(&mut scan)?;
+        }
         if !found.is_empty() {
             b.add_comments(&mut found);
         }
@@ -1006,7 +1162,16 @@ fn parse_once<'a>(
                 let open = if is_map { b'{' } else { b'[' };
                 let flow = span.end.index() > span.start.index()
                     && scan.byte_before(span.end.index()) == Some(open);
-                b.start_collection(&mut scan, is_map, anchor, flow, line)?;
+                // a block sequence starts at its first `-`, an indentless one (as a
+                // mapping's value, `-` in the keys' column) after it
+                let at_dash =
+                    !scan.content && scan.byte_before(span.start.index() + 1) == Some(b'-');
+                let shape = Shape {
+                    flow,
+                    indentless: !is_map && !flow && !at_dash,
+                    start: span.start.index(),
+                };
+                b.start_collection(&mut scan, is_map, anchor, shape, line)?;
             }
             Event::SequenceEnd | Event::MappingEnd => b.end_collection()?,
         }

@@ -520,6 +520,177 @@ fn errors() {
     assert!(err("a: \"abc\n").message.starts_with("yaml: line"));
 }
 
+/// Each case: input, go-yaml's message (as this project models libyaml's scanner and
+/// parser; the first rows of each group are the reference's recorded outputs).
+fn check_errors(cases: &[(&str, &str)]) {
+    for (src, msg) in cases {
+        assert_eq!(err(src).message, *msg, "{src:?}");
+    }
+}
+
+#[test]
+fn content_after_a_quoted_scalar() {
+    check_errors(&[
+        // recorded: the parser stops at the content, one line up
+        (
+            "#@yaml/text-templated-strings\nk: \"(@= \"a\" @)\"\n",
+            "yaml: line 1: did not find expected key",
+        ),
+        // line 0 has no number in go-yaml's messages
+        ("k: 'it''s' b\n", "yaml: did not find expected key"),
+        (
+            "a: 1\nk: \"x\" y: 2\n",
+            "yaml: line 1: did not find expected key",
+        ),
+        (
+            "a:\n  - 1\n  - \"a\" b\n",
+            "yaml: line 2: did not find expected '-' indicator",
+        ),
+        (
+            "a:\n  - 1\n  - \"a\" b: 1\n",
+            "yaml: line 2: did not find expected key",
+        ),
+        // an indentless sequence ends, its mapping refuses the content
+        (
+            "a: 1\nk:\n- \"a\" b\n",
+            "yaml: line 2: did not find expected key",
+        ),
+        (
+            "---\n\"a\" b\n",
+            "yaml: line 1: did not find expected <document start>",
+        ),
+        (
+            "a: 1\nk: [\"x\", \"a\" b]\n",
+            "yaml: line 1: did not find expected ',' or ']'",
+        ),
+        // saphyr's scanner is past the `[` (a possible key) when it stops
+        (
+            "s:\n- 1\n- { \"a\" b }\n",
+            "yaml: line 2: did not find expected ',' or '}'",
+        ),
+        (
+            "s:\n- 1\n- [ \"a\" b ]\n",
+            "yaml: line 2: did not find expected ',' or ']'",
+        ),
+        // a mapping's next key must be a simple key: the scanner reports the missing
+        // `:` at the next line holding a token
+        (
+            "x: 1\n\"a\" b\n\n# c\ny: 2\n",
+            "yaml: line 5: could not find expected ':'",
+        ),
+        (
+            "x: 1\n\"a\" b: 2\n",
+            "yaml: line 1: did not find expected key",
+        ),
+        // tokens the scanner refuses come first
+        (
+            "k: \"a\" @x\n",
+            "yaml: line 1: found character that cannot start any token",
+        ),
+        (
+            "k: 'a' - x\n",
+            "yaml: line 1: block sequence entries are not allowed in this context",
+        ),
+        (
+            "k: 'a' ? x\n",
+            "yaml: line 1: mapping keys are not allowed in this context",
+        ),
+    ]);
+    // a `#` right after a token starts a comment in go-yaml
+    for src in ["k: \"a\"#c\n", "k: 'a'#c\n"] {
+        let d = p(src);
+        let m = map(&d.docs[0].value);
+        assert_eq!(m.items[0].value, s("a"));
+        assert_eq!(cm(&m.items[0].meta), vec![(1, "c", false)], "{src:?}");
+    }
+    let d = p("k: [a]#c\nj: {a: 1}#d\n");
+    let m = map(&d.docs[0].value);
+    assert_eq!(arr(&m.items[0].value).items[0].value, s("a"));
+    assert_eq!(map(&m.items[1].value).items[0].value, Node::Int(1.into()));
+    let d = p("k: |#c\n  x\n");
+    assert_eq!(map(&d.docs[0].value).items[0].value, s("x\n"));
+}
+
+#[test]
+fn tabs_in_indentation() {
+    check_errors(&[
+        // recorded
+        (
+            "m:\n\ta: 1\n",
+            "yaml: line 2: found character that cannot start any token",
+        ),
+        (
+            "apiVersion: v1\nmetadata:\n\tname: x\n  labels:\n    app: y\n",
+            "yaml: line 3: found character that cannot start any token",
+        ),
+        // a tab anywhere in a line's indentation, blank lines included
+        (
+            "\ta: 1\n",
+            "yaml: line 1: found character that cannot start any token",
+        ),
+        (
+            "a:\n \tb: 2\n",
+            "yaml: line 2: found character that cannot start any token",
+        ),
+        (
+            "a: \"x\"\n\t\nb: 2\n",
+            "yaml: line 2: found character that cannot start any token",
+        ),
+        (
+            "a: \"x\"\n \tb: 2\n",
+            "yaml: line 2: found character that cannot start any token",
+        ),
+        (
+            "- [1]\n\t- 2\n",
+            "yaml: line 2: found character that cannot start any token",
+        ),
+        (
+            "a: x # c\n\tb: 1\n",
+            "yaml: line 2: found character that cannot start any token",
+        ),
+        // after a plain scalar the blanks may continue it: a tab left of its
+        // indentation violates it, at the tab's line
+        (
+            "m:\n  a: 1\n\tb: 2\n",
+            "yaml: line 3: found a tab character that violates indentation",
+        ),
+        (
+            "- a\n\t- b\n",
+            "yaml: line 2: found a tab character that violates indentation",
+        ),
+        (
+            "a: 1\n\t\nb: 2\n",
+            "yaml: line 2: found a tab character that violates indentation",
+        ),
+        (
+            "k:\n- a\n\t\nb: 2\n",
+            "yaml: line 3: found a tab character that violates indentation",
+        ),
+    ]);
+    // accepted: tabs inside flow collections, after a token, and past a plain
+    // scalar's indentation
+    let d = p("a: [1,\n\t2]\nb: {x: 1,\n\t y: 2}\nc: 1\t# t\nd: 1\n  \t\ne: x\n  \ty\n");
+    let m = map(&d.docs[0].value);
+    assert_eq!(arr(&m.items[0].value).items.len(), 2);
+    assert_eq!(map(&m.items[1].value).items.len(), 2);
+    assert_eq!(m.items[3].value, Node::Int(1.into()));
+    assert_eq!(m.items[4].value, s("x y"));
+}
+
+#[test]
+fn plain_scalar_then_comment_then_more_indented_line() {
+    check_errors(&[
+        (
+            "a: x # c\n  b: 1\n",
+            "yaml: line 1: did not find expected key",
+        ),
+        (
+            "- x # c\n  y\n",
+            "yaml: line 1: did not find expected '-' indicator",
+        ),
+    ]);
+}
+
 #[test]
 fn tab_after_colon_is_accepted() {
     let d = p("a:\tb\nc:\t1\n");
