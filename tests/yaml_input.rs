@@ -303,3 +303,101 @@ fn syntax_errors_have_the_reference_wording_and_line() {
     // template, dropped in a plain file)
     assert_eq!(tpl("k: \"v\"#note\n", &[]).ok(), "k: v\n");
 }
+
+// ---------------------------------------------------------------------------------------
+// Bytes that are not UTF-8
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn text_templates_pass_non_utf8_bytes_through() {
+    let y = Ytt::new()
+        .file_bytes(
+            "t.txt",
+            b"(@ load(\"@ytt:data\", \"data\") @)caf\xe9 (@= \"x\" + data.read(\"raw.bin\") @) \xff\n",
+        )
+        .file_bytes("plain.txt", b"\xe9t\xe9\n")
+        .file_bytes("raw.bin", b"\x80\x00y");
+    let out = y.run(&[
+        "-f",
+        "t.txt",
+        "-f",
+        "plain.txt",
+        "-f",
+        "raw.bin",
+        "--file-mark",
+        "plain.txt:type=text-plain",
+        "--output-files",
+        "out",
+    ]);
+    out.ok();
+    assert_eq!(y.read_bytes("out/t.txt"), b"caf\xe9 x\x80\x00y \xff\n");
+    assert_eq!(y.read_bytes("out/plain.txt"), b"\xe9t\xe9\n");
+}
+
+#[test]
+fn binary_data_keeps_its_bytes() {
+    let bin: &[u8] = b"\x00\x01\x80\xfe\xffPNG";
+    let config = "#@ load(\"@ytt:data\", \"data\")\n\
+                  #@ load(\"@ytt:base64\", \"base64\")\n\
+                  #@ load(\"@ytt:md5\", \"md5\")\n\
+                  #@ load(\"@ytt:sha256\", \"sha256\")\n\
+                  #@ b = data.read(\"img.bin\")\n\
+                  raw: #@ b\n\
+                  b64: #@ base64.encode(b)\n\
+                  back: #@ base64.encode(base64.decode(base64.encode(b)))\n\
+                  md5: #@ md5.sum(b)\n\
+                  sha: #@ sha256.sum(b)\n\
+                  utf8: #@ base64.decode(\"aMOpbGxv\")\n\
+                  one: #@ base64.decode(\"gA==\")\n\
+                  long: #@ b * 10\n";
+    let y = Ytt::new()
+        .file_bytes("img.bin", bin)
+        .file("config.yml", config);
+    let out = y.run(&["-f", "config.yml", "-f", "img.bin"]);
+    // strings that are not UTF-8 are written as go-yaml writes them: !!binary base64,
+    // in lines of 70 characters when longer
+    assert_eq!(
+        out.ok(),
+        "raw: !!binary AAGA/v9QTkc=\n\
+         b64: AAGA/v9QTkc=\n\
+         back: AAGA/v9QTkc=\n\
+         md5: 316cb940b0f3ed0f4970ff5e1ff0fadf\n\
+         sha: 282cb6e8971a9c454cc6344dce99531498cae8495662bcd85c58b7e21633fec5\n\
+         utf8: héllo\n\
+         one: !!binary gA==\n\
+         long: !!binary |\n\
+         \x20 AAGA/v9QTkcAAYD+/1BORwABgP7/UE5HAAGA/v9QTkcAAYD+/1BORwABgP7/UE5HAAGA/v\n\
+         \x20 9QTkcAAYD+/1BORwABgP7/UE5HAAGA/v9QTkc=\n"
+    );
+    // JSON replaces each byte that is not UTF-8 by \ufffd (Go's encoding/json)
+    let out = y.run(&["-f", "config.yml", "-f", "img.bin", "-o", "json"]);
+    assert!(
+        out.ok().starts_with("{\"b64\":\"AAGA/v9QTkc=\",\"back\":\"AAGA/v9QTkc=\",\"long\":\"\\u0000\\u0001\\ufffd\\ufffd\\ufffdPNG"),
+        "{}",
+        out.stdout
+    );
+    // a !!binary input scalar round-trips
+    let out = tpl("a: !!binary gA==\nb: !!binary aGVsbG8=\n", &[]);
+    assert_eq!(out.ok(), "a: !!binary gA==\nb: hello\n");
+}
+
+#[test]
+fn data_value_file_of_binary_content() {
+    let y = Ytt::new()
+        .file_bytes("img.bin", b"\x89PNG\r\n")
+        .file("values.yml", "#@data/values\n---\nimg: \"\"\n")
+        .file(
+            "config.yml",
+            "#@ load(\"@ytt:data\", \"data\")\n#@ load(\"@ytt:base64\", \"base64\")\n\
+             img: #@ data.values.img\nb64: #@ base64.encode(data.values.img)\n",
+        );
+    let out = y.run(&[
+        "-f",
+        "values.yml",
+        "-f",
+        "config.yml",
+        "--data-value-file",
+        "img=img.bin",
+    ]);
+    assert_eq!(out.ok(), "img: !!binary iVBORw0K\nb64: iVBORw0K\n");
+}

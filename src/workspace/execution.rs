@@ -460,7 +460,7 @@ pub fn library_outputs(
                     Compiled::Plain(_) => continue,
                 }
             }
-            FileKind::TextPlain => OutputContent::Text(text_of(file)?.to_owned()),
+            FileKind::TextPlain => OutputContent::Text(text_of(file)?.into_owned()),
             // a file marked as Starlark is evaluated for its effects (print, fail)
             FileKind::Starlark if !file.is_library => {
                 if let Compiled::Template(t) =

@@ -500,12 +500,19 @@ fn has_value_indicator(line: &str) -> bool {
         match b[i] {
             b'#' if prev_blank => return false,
             q @ (b'"' | b'\'') if prev_blank => {
+                // to the closing quote (`\"` and `''` do not close)
                 i += 1;
-                while i < b.len() && b[i] != q {
+                while i < b.len() {
                     if q == b'"' && b[i] == b'\\' {
-                        i += 1;
-                    } else if q == b'\'' && b.get(i + 1) == Some(&b'\'') && b[i] == b'\'' {
-                        i += 1;
+                        i += 2;
+                        continue;
+                    }
+                    if b[i] == q {
+                        if q == b'\'' && b.get(i + 1) == Some(&b'\'') {
+                            i += 2;
+                            continue;
+                        }
+                        break;
                     }
                     i += 1;
                 }

@@ -582,6 +582,11 @@ fn content_after_a_quoted_scalar() {
             "x: 1\n\"a\" b: 2\n",
             "yaml: line 1: did not find expected key",
         ),
+        // a `: ` inside quotes is no value indicator
+        (
+            "x: 1\n\"a\" 'it''s: x'\n",
+            "yaml: line 3: could not find expected ':'",
+        ),
         // tokens the scanner refuses come first
         (
             "k: \"a\" @x\n",

@@ -526,14 +526,11 @@ pub fn resolve_tagged(tag: CoreTag, value: &str) -> Result<Node, String> {
 }
 
 /// Decode a `!!binary` value (standard base64; line breaks and spaces are ignored).
-/// Invalid UTF-8 in the decoded bytes is replaced (the tree only holds text).
+/// Bytes that are not UTF-8 are carried (see `crate::bytestr`).
 pub fn decode_binary(value: &str) -> Result<String, String> {
     let cleaned: String = value.chars().filter(|c| !c.is_whitespace()).collect();
     match base64::engine::general_purpose::STANDARD.decode(cleaned.as_bytes()) {
-        Ok(bytes) => Ok(match String::from_utf8(bytes) {
-            Ok(s) => s,
-            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-        }),
+        Ok(bytes) => Ok(crate::bytestr::decode_vec(bytes)),
         Err(_) => Err("!!binary value contains invalid base64 data".to_owned()),
     }
 }

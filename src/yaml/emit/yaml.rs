@@ -208,6 +208,48 @@ impl Emitter<'_> {
     }
 
     fn emit_string(&mut self, s: &str) {
+        if crate::bytestr::may_carry(s) {
+            match crate::bytestr::as_utf8(s) {
+                // a reserved char of the input, not a carried byte
+                Ok(std::borrow::Cow::Owned(t)) => return self.emit_utf8_string(&t),
+                Ok(std::borrow::Cow::Borrowed(_)) => {}
+                Err(bytes) => return self.emit_binary(&bytes),
+            }
+        }
+        self.emit_utf8_string(s)
+    }
+
+    /// Bytes that are not UTF-8, as go-yaml writes them: `!!binary` and their base64,
+    /// broken into lines of 70 characters (then as a literal block) when longer.
+    fn emit_binary(&mut self, bytes: &[u8]) {
+        use base64::Engine as _;
+        const LINE: usize = 70;
+        let enc = base64::engine::general_purpose::STANDARD.encode(bytes);
+        let text = if enc.len() < LINE {
+            enc
+        } else {
+            let mut t = String::with_capacity(enc.len() + enc.len() / LINE + 1);
+            for chunk in enc.as_bytes().chunks(LINE) {
+                t.push_str(std::str::from_utf8(chunk).unwrap_or(""));
+                t.push('\n');
+            }
+            t
+        };
+        // base64 is always fit for a plain scalar: go-yaml writes it plain (or literal)
+        self.write_indicator("!!binary", true, false, false);
+        let saved = self.increase_indent(true, false);
+        if text.ends_with('\n') {
+            self.write_literal(&text);
+        } else {
+            self.put(' ');
+            self.put_str(&text);
+            self.whitespace = false;
+            self.indention = false;
+        }
+        self.indent = saved;
+    }
+
+    fn emit_utf8_string(&mut self, s: &str) {
         if is_simple_plain_ascii(s.as_bytes()) {
             // fast path: no indicators, spaces, breaks or special characters
             if resolves_as_non_string(s) {
