@@ -646,7 +646,10 @@ fn conformance_outputs_are_fixed_points() {
                 }
             }
         }
-        if bad || docs.is_empty() {
+        // A `{}` / `[]` / null document is printed by the reference only when an overlay
+        // matched it (conformance `regressions/F4-*`): that depends on the document's
+        // history, not on the emitter, which leaves such documents out.
+        if bad || docs.is_empty() || docs.iter().any(Node::is_empty_doc_value) {
             continue;
         }
         let mut out = String::new();
