@@ -1,5 +1,6 @@
 //! ytt-rs: a re-implementation of Carvel's ytt YAML templating tool.
 
+pub mod bytestr;
 pub mod cmd;
 pub mod eval;
 pub mod files;

@@ -59,8 +59,8 @@ pub fn cli_values(opts: &DataValuesOptions, strict: bool) -> Result<Vec<CliValue
     for kv in &opts.kv_files {
         let (library, path, file) = split_kv(kv)?;
         let bytes = read_path(file)?;
-        let text = String::from_utf8(bytes)
-            .map_err(|_| anyhow!("Reading data value file '{file}': not valid UTF-8"))?;
+        // a string value holds the file's bytes, UTF-8 or not (see `crate::bytestr`)
+        let text = crate::bytestr::decode_vec(bytes);
         out.push(CliValues::KeyValue {
             library,
             path,
@@ -113,7 +113,7 @@ fn yaml_value(text: &str, source: &str, strict: bool) -> Result<Node> {
         .docs
         .into_iter()
         .next()
-        .map(|d| d.value)
+        .map(|d| plain(d.value))
         .unwrap_or(Node::Null))
 }
 

@@ -79,7 +79,9 @@ fn file_contents(files: &[OutputFile]) -> Result<Vec<(String, Vec<u8>)>> {
     let mut yaml = Vec::new();
     for f in files {
         match &f.content {
-            OutputContent::Text(s) => text.push((f.rel_path.clone(), s.clone().into_bytes())),
+            OutputContent::Text(s) => {
+                text.push((f.rel_path.clone(), crate::bytestr::encode(s).into_owned()))
+            }
             OutputContent::Yaml(ds) => yaml.push((f.rel_path.clone(), emit_yaml(ds)?.into_bytes())),
             OutputContent::Starlark => bail!("Unknown file type"),
         }

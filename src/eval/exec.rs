@@ -40,7 +40,11 @@ struct StderrPrint;
 
 impl PrintHandler for StderrPrint {
     fn println(&self, text: &str) -> starlark::Result<()> {
-        eprintln!("{text}");
+        use std::io::Write as _;
+        // the bytes the text stands for (see `crate::bytestr`)
+        let mut err = std::io::stderr().lock();
+        let _ = err.write_all(&crate::bytestr::encode(text));
+        let _ = err.write_all(b"\n");
         Ok(())
     }
 }

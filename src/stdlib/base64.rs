@@ -62,7 +62,8 @@ fn engine(o: &Options) -> GeneralPurpose {
 fn decode(s: &str, o: &Options) -> anyhow::Result<String> {
     let input: Vec<u8> = s.bytes().filter(|b| *b != b'\r' && *b != b'\n').collect();
     match engine(o).decode(&input) {
-        Ok(bytes) => Ok(String::from_utf8_lossy(&bytes).into_owned()),
+        // bytes that are not UTF-8 are carried, not replaced (see `crate::bytestr`)
+        Ok(bytes) => Ok(crate::bytestr::decode_vec(bytes)),
         Err(e) => {
             // Go reports the offset of the first offending input byte.
             let offset = match e {
@@ -89,7 +90,7 @@ fn members(builder: &mut GlobalsBuilder) {
         check_positional(F, &args.items, &SmallMap::new(), 1, 1)?;
         let s = string_arg(F, &args.items, 0)?;
         let o = options(F, &kwargs)?;
-        Ok(engine(&o).encode(s.as_bytes()))
+        Ok(engine(&o).encode(crate::bytestr::encode(s)))
     }
 
     /// Decodes a base64 string.
@@ -128,6 +129,13 @@ mod tests {
         assert_eq!(
             eval("base64.decode('w7_Dvj8-', url=True)"),
             "\u{ff}\u{fe}?>"
+        );
+        // bytes that are not UTF-8 are kept (carried, see `crate::bytestr`), not replaced
+        assert_eq!(eval("base64.encode(base64.decode('gP8A'))"), "gP8A");
+        assert_eq!(eval("len(base64.decode('gP8A'))"), "3");
+        assert_eq!(
+            eval("base64.decode('gA==') == base64.decode('gQ==')"),
+            "False"
         );
         // non-zero trailing bits are accepted unless strict
         assert_eq!(eval("base64.decode('YR==')"), "a");

@@ -50,7 +50,7 @@ fn members(builder: &mut GlobalsBuilder) {
     ) -> anyhow::Result<String> {
         check_positional("md5.sum", &args.items, &kwargs, 1, 1)?;
         let s = string_arg("md5.sum", &args.items, 0)?;
-        Ok(hex(&Md5::digest(s.as_bytes())))
+        Ok(hex(&Md5::digest(crate::bytestr::encode(s))))
     }
 }
 

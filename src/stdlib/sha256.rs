@@ -23,7 +23,7 @@ fn members(builder: &mut GlobalsBuilder) {
     ) -> anyhow::Result<String> {
         check_positional("sha256.sum", &args.items, &kwargs, 1, 1)?;
         let s = string_arg("sha256.sum", &args.items, 0)?;
-        Ok(hex(&Sha256::digest(s.as_bytes())))
+        Ok(hex(&Sha256::digest(crate::bytestr::encode(s))))
     }
 }
 

@@ -3,7 +3,9 @@
 use std::rc::Rc;
 use std::sync::Arc;
 
-use anyhow::anyhow;
+use std::borrow::Cow;
+
+use anyhow::{anyhow, bail};
 
 use crate::eval::runtime::Runtime;
 use crate::files::{FileKind, InputFile};
@@ -23,7 +25,7 @@ pub(crate) enum Compiled {
 pub(crate) fn parse_yaml(file: &InputFile, strict: bool) -> anyhow::Result<DocSet> {
     let src = text_of(file)?;
     let name: Arc<str> = Arc::from(file.rel_path.as_str());
-    parse(src, &name, &ParseOptions { strict })
+    parse(&src, &name, &ParseOptions { strict })
         .map_err(|e| anyhow!("Unmarshaling YAML template '{}': {e}", file.rel_path))
 }
 
@@ -50,14 +52,21 @@ pub(crate) fn compile_yaml_file(
         }
         return Ok(Compiled::Plain(plain_yaml(ds)));
     }
-    let compiled = compile_yaml(rt.next_id(), name, text_of(file)?, &ds, opts)
+    let compiled = compile_yaml(rt.next_id(), name, &text_of(file)?, &ds, opts)
         .map_err(|e| compile_error(&file.rel_path, e, false))?;
     Ok(Compiled::Template(rt.register(compiled, true)))
 }
 
-pub(crate) fn text_of(file: &InputFile) -> anyhow::Result<&str> {
-    std::str::from_utf8(&file.data)
-        .map_err(|_| anyhow!("File '{}' is not valid UTF-8", file.rel_path))
+/// A file's text. YAML must be UTF-8 (as for go-yaml); text templates, plain text and
+/// Starlark are byte strings, their bytes that are not UTF-8 carried (`crate::bytestr`).
+pub(crate) fn text_of(file: &InputFile) -> anyhow::Result<Cow<'_, str>> {
+    if matches!(file.kind, FileKind::YamlTemplate | FileKind::YamlPlain) {
+        return match std::str::from_utf8(&file.data) {
+            Ok(s) => Ok(crate::bytestr::decode_str(s)),
+            Err(_) => bail!("File '{}' is not valid UTF-8", file.rel_path),
+        };
+    }
+    Ok(crate::bytestr::decode(&file.data))
 }
 
 /// Parses and compiles one file for evaluation.
@@ -67,15 +76,22 @@ pub(crate) fn compile_file(
     opts: CompileOptions,
     strict: bool,
 ) -> anyhow::Result<Compiled> {
-    let src = text_of(file)?;
-    let name: Arc<str> = Arc::from(file.rel_path.as_str());
+    let text = |file| -> anyhow::Result<(Cow<'_, str>, Arc<str>)> {
+        Ok((text_of(file)?, Arc::from(file.rel_path.as_str())))
+    };
     let compiled = match file.kind {
         FileKind::YamlTemplate | FileKind::YamlPlain => {
             let ds = parse_yaml(file, strict)?;
             return compile_yaml_file(rt, file, ds, opts);
         }
-        FileKind::TextTemplate | FileKind::TextPlain => compile_text(rt.next_id(), name, src),
-        FileKind::Starlark | FileKind::Data => compile_starlark(rt.next_id(), name, src),
+        FileKind::TextTemplate | FileKind::TextPlain => {
+            let (src, name) = text(file)?;
+            compile_text(rt.next_id(), name, &src)
+        }
+        FileKind::Starlark | FileKind::Data => {
+            let (src, name) = text(file)?;
+            compile_starlark(rt.next_id(), name, &src)
+        }
     }
     .map_err(|e| {
         let starlark = matches!(file.kind, FileKind::Starlark | FileKind::Data);

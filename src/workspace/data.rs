@@ -114,9 +114,8 @@ impl<'v> StarlarkValue<'v> for DataFn {
                         "{name}: Expected to find file '{path}', but did not"
                     ))
                 })?;
-                let text = std::str::from_utf8(&file.data)
-                    .map_err(|_| err(format!("{name}: file '{path}' is not valid UTF-8")))?;
-                Ok(heap.alloc(text))
+                // a byte string, as in ytt: bytes that are not UTF-8 are carried
+                Ok(heap.alloc(crate::bytestr::decode(&file.data).as_ref()))
             }
         }
     }

@@ -473,7 +473,7 @@ pub fn library_outputs(
                     Compiled::Plain(_) => continue,
                 }
             }
-            FileKind::TextPlain => OutputContent::Text(text_of(file)?.to_owned()),
+            FileKind::TextPlain => OutputContent::Text(text_of(file)?.into_owned()),
             // a Starlark file for output (marked as Starlark, or a library file marked
             // for output) is evaluated for its effects (print, fail)
             FileKind::Starlark => {

@@ -19,10 +19,12 @@ use std::sync::Arc;
 
 use saphyr_parser::{Event, Marker, Parser, ScalarStyle, ScanError, Span, StrInput};
 
+use self::errors::{alias_name_at, check_characters, map_scan_error, Failure, Place};
 use super::block_scanner::{BlockScanner, Unsupported};
 use super::node::{Array, ArrayItem, Comment, Doc, DocSet, Map, MapItem, Meta, Node, Pos, ThinVec};
 use super::scalar::{
     core_tag, resolve_plain_owned, resolve_plain_strict, resolve_tagged, strict_error_message,
+    CoreTag,
 };
 
 #[derive(Clone, Debug, Default)]
@@ -56,8 +58,8 @@ pub const MAX_DEPTH: usize = 1000;
 /// Maximum number of nodes copied by alias expansion in one file.
 const MAX_ALIAS_NODES: usize = 5_000_000;
 /// How many spots go-yaml accepts but saphyr rejects are patched (a tab after `:`,
-/// quoted or flow continuation lines indented less than saphyr wants); each patch
-/// keeps line numbers and values unchanged.
+/// quoted or flow lines indented less than saphyr wants); each patch keeps line numbers
+/// and values unchanged, and costs one more parse of the text.
 const MAX_PATCHES: usize = 32;
 
 /// Parse a YAML stream (all documents of one file).
@@ -181,254 +183,6 @@ impl KeyRepr {
 }
 
 // ---------------------------------------------------------------------------------------
-// Errors
-// ---------------------------------------------------------------------------------------
-
-enum Failure {
-    Yaml(YamlError),
-    /// saphyr rejected something go-yaml accepts: parse this patched text instead.
-    Retry(String, YamlError),
-    /// The fast block scanner met something outside its subset: parse with saphyr.
-    Unsupported,
-}
-
-impl From<YamlError> for Failure {
-    fn from(e: YamlError) -> Self {
-        Failure::Yaml(e)
-    }
-}
-
-/// go-yaml's reader rejects control characters anywhere in the input.
-fn check_characters(src: &str) -> Result<(), YamlError> {
-    let b = src.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        let bad = match c {
-            0x09 | 0x0A | 0x0D | 0x20..=0x7E => false,
-            0x7F => true,
-            0x00..=0x1F => true,
-            // U+0080..U+009F except U+0085
-            0xC2 => matches!(b.get(i + 1), Some(&n) if (0x80..=0x9F).contains(&n) && n != 0x85),
-            // U+FFFE, U+FFFF
-            0xEF => b.get(i + 1) == Some(&0xBF) && matches!(b.get(i + 2), Some(0xBE | 0xBF)),
-            _ => false,
-        };
-        if bad {
-            return Err(YamlError::at(None, "control characters are not allowed"));
-        }
-        i += 1;
-    }
-    Ok(())
-}
-
-/// Byte offset of the `idx`-th char (saphyr markers count chars).
-fn char_to_byte(s: &str, idx: usize) -> Option<usize> {
-    if s.is_ascii() {
-        return (idx <= s.len()).then_some(idx);
-    }
-    s.char_indices()
-        .map(|(b, _)| b)
-        .chain(std::iter::once(s.len()))
-        .nth(idx)
-}
-
-/// Map a saphyr error to go-yaml's wording and line numbering: scanner errors report
-/// the 1-based line of the problem, parser errors report it 0-based (one less).
-fn map_scan_error(e: &ScanError, text: &str) -> Failure {
-    let info = e.info();
-    let m = e.marker();
-    let line = m.line() as u32;
-    let scanner = |msg: &str| Failure::Yaml(YamlError::at(Some(line), msg));
-    let parser = |msg: &str| {
-        let l = line.saturating_sub(1);
-        Failure::Yaml(YamlError::at((l > 0).then_some(l), msg))
-    };
-    if info.starts_with("unexpected character") || info.starts_with("tabs disallowed") {
-        return scanner("found character that cannot start any token");
-    }
-    if info.starts_with("simple key expect") {
-        let l = simple_key_error_line(text, m);
-        return Failure::Yaml(YamlError::at(Some(l), "could not find expected ':'"));
-    }
-    if info == "':' must be followed by a valid YAML whitespace" {
-        let err = YamlError::at(Some(line), "found character that cannot start any token");
-        // the marker is on the char after the blank following ':'
-        let tab_at = m.index().checked_sub(1).filter(|&i| {
-            char_to_byte(text, i)
-                .and_then(|b| text.as_bytes().get(b))
-                .is_some_and(|&c| c == b'\t')
-        });
-        return if let Some(b) = tab_at.and_then(|i| char_to_byte(text, i)) {
-            let mut t = text.to_owned();
-            t.replace_range(b..b + 1, " ");
-            Failure::Retry(t, err)
-        } else {
-            Failure::Yaml(err)
-        };
-    }
-    if info == "invalid indentation in quoted scalar" {
-        let err = YamlError::at(Some(line), "did not find expected key");
-        return match pad_quoted(text, m) {
-            Some(t) => Failure::Retry(t, err),
-            None => Failure::Yaml(err),
-        };
-    }
-    if info == "invalid indentation in flow construct" {
-        let err = YamlError::at(Some(line), "did not find expected ',' or ']'");
-        return match pad_line(text, m) {
-            Some(t) => Failure::Retry(t, err),
-            None => Failure::Yaml(err),
-        };
-    }
-    if info == "while scanning a plain scalar, found a tab" {
-        return scanner("found a tab character that violates indentation");
-    }
-    if info.contains("found unknown anchor") {
-        let name = alias_name_at(text, m.index());
-        return Failure::Yaml(YamlError::at(
-            None,
-            &format!("unknown anchor '{name}' referenced"),
-        ));
-    }
-    match info {
-        "while parsing a block mapping, did not find expected key" => {
-            return parser("did not find expected key")
-        }
-        "while parsing a block collection, did not find expected '-' indicator" => {
-            return parser("did not find expected '-' indicator")
-        }
-        "while parsing a flow sequence, expected ',' or ']'" => {
-            return parser("did not find expected ',' or ']'")
-        }
-        "while parsing a flow mapping, did not find expected ',' or '}'" => {
-            return parser("did not find expected ',' or '}'")
-        }
-        "while parsing a node, did not find expected node content" => {
-            return parser("did not find expected node content")
-        }
-        "did not find expected <document start>" | "did not find expected <document-start>" => {
-            return parser("did not find expected <document start>")
-        }
-        "the handle wasn't declared" => return parser("found undefined tag handle"),
-        "invalid content after document end marker" => {
-            return scanner("did not find expected <document start>")
-        }
-        _ => {}
-    }
-    // "while scanning X, found Y" → "found Y" (go-yaml keeps the context separately)
-    let msg = match info.find(", ") {
-        Some(i) if info.starts_with("while ") => &info[i + 2..],
-        _ => info,
-    };
-    scanner(msg)
-}
-
-/// Indent the continuation lines of the quoted scalar starting at `m` (its leading blanks
-/// are folded away, so the value does not change).
-fn pad_quoted(text: &str, m: &Marker) -> Option<String> {
-    let start = char_to_byte(text, m.index())?;
-    let b = text.as_bytes();
-    let quote = *b.get(start)?;
-    if quote != b'"' && quote != b'\'' {
-        return None;
-    }
-    let want = m.col() + 1;
-    let mut out = String::with_capacity(text.len() + 64);
-    out.push_str(&text[..=start]);
-    let mut i = start + 1;
-    let mut changed = false;
-    while i < b.len() {
-        let c = b[i];
-        if c == quote {
-            if quote == b'\'' && b.get(i + 1) == Some(&b'\'') {
-                out.push_str("''");
-                i += 2;
-                continue;
-            }
-            break;
-        }
-        if c == b'\\' && quote == b'"' && i + 1 < b.len() && b[i + 1] != b'\n' {
-            out.push('\\');
-            i += 1;
-            continue;
-        }
-        if c == b'\n' {
-            out.push('\n');
-            i += 1;
-            let ws = b[i..].iter().take_while(|&&x| x == b' ').count();
-            let rest_blank = b[i + ws..]
-                .first()
-                .is_none_or(|&x| x == b'\n' || x == b'\r');
-            if ws < want && !rest_blank {
-                out.extend(std::iter::repeat_n(' ', want - ws));
-                changed = true;
-            }
-            continue;
-        }
-        let l = utf8_len(c);
-        out.push_str(text.get(i..i + l)?);
-        i += l;
-    }
-    if !changed {
-        return None;
-    }
-    out.push_str(text.get(i..)?);
-    Some(out)
-}
-
-/// Indent the line of `m` (inside a flow collection) one level deeper than the previous
-/// non-blank line.
-fn pad_line(text: &str, m: &Marker) -> Option<String> {
-    let here = char_to_byte(text, m.index())?;
-    let line_start = text[..here].rfind('\n').map_or(0, |p| p + 1);
-    let prev_indent = text[..line_start.saturating_sub(1)]
-        .rsplit('\n')
-        .find(|l| !l.trim().is_empty())
-        .map_or(0, |l| l.len() - l.trim_start_matches(' ').len());
-    let cur = text[line_start..]
-        .bytes()
-        .take_while(|&x| x == b' ')
-        .count();
-    let add = (prev_indent + 1).saturating_sub(cur).max(1);
-    let mut out = String::with_capacity(text.len() + add);
-    out.push_str(&text[..line_start]);
-    out.extend(std::iter::repeat_n(' ', add));
-    out.push_str(&text[line_start..]);
-    Some(out)
-}
-
-/// go-yaml reports a missing `:` where the next token starts (after blank and comment
-/// lines), or at the end of the stream; saphyr stops before comment lines.
-fn simple_key_error_line(text: &str, m: &Marker) -> u32 {
-    let marker_line = m.line() as u32;
-    let Some(start) = char_to_byte(text, m.index()) else {
-        return marker_line;
-    };
-    let mut line = marker_line;
-    for (i, l) in text[start..].split('\n').enumerate() {
-        let t = l.trim_start_matches([' ', '\t', '\r']);
-        if !(t.is_empty() || t.starts_with('#')) {
-            return marker_line + i as u32;
-        }
-        line = marker_line + i as u32;
-    }
-    // end of stream: the last line (a final newline starts an empty last line)
-    line.max(marker_line)
-}
-
-fn alias_name_at(text: &str, idx: usize) -> String {
-    let Some(b) = char_to_byte(text, idx) else {
-        return String::new();
-    };
-    let rest = &text[b..];
-    let rest = rest.strip_prefix('*').unwrap_or(rest);
-    rest.chars()
-        .take_while(|c| !c.is_whitespace() && !matches!(c, ',' | '[' | ']' | '{' | '}'))
-        .collect()
-}
-
-// ---------------------------------------------------------------------------------------
 // Comment scanner
 // ---------------------------------------------------------------------------------------
 
@@ -448,6 +202,20 @@ struct LineScanner<'s> {
     prev_ws: bool,
     /// lines of `- ` indicators not yet claimed by an array item
     dashes: VecDeque<u32>,
+    /// tabs in the indentation of lines scanned since the last check (see
+    /// `Builder::check_tabs`)
+    tabs: Vec<TabAt>,
+    /// only blanks since the end of a plain scalar
+    after_plain: bool,
+}
+
+/// A tab in the blanks that start a line.
+struct TabAt {
+    line: u32,
+    /// byte offset
+    pos: usize,
+    /// only blanks between the end of a plain scalar and this tab
+    after_plain: bool,
 }
 
 impl<'s> LineScanner<'s> {
@@ -463,6 +231,8 @@ impl<'s> LineScanner<'s> {
             content: false,
             prev_ws: true,
             dashes: VecDeque::new(),
+            tabs: Vec::new(),
+            after_plain: false,
         }
     }
 
@@ -479,12 +249,25 @@ impl<'s> LineScanner<'s> {
                     self.pos += 1;
                     self.cpos += 1;
                 }
-                b' ' | b'\t' | b'\r' => {
+                b'\t' => {
+                    if !self.content {
+                        self.tabs.push(TabAt {
+                            line: self.line,
+                            pos: self.pos,
+                            after_plain: self.after_plain,
+                        });
+                    }
+                    self.prev_ws = true;
+                    self.pos += 1;
+                    self.cpos += 1;
+                }
+                b' ' | b'\r' => {
                     self.prev_ws = true;
                     self.pos += 1;
                     self.cpos += 1;
                 }
                 b'#' if self.prev_ws => {
+                    self.after_plain = false;
                     let start = self.pos + 1;
                     let end = b[start..]
                         .iter()
@@ -514,6 +297,7 @@ impl<'s> LineScanner<'s> {
                     ) =>
                 {
                     self.dashes.push_back(self.line);
+                    self.after_plain = false;
                     self.content = true;
                     self.prev_ws = false;
                     self.pos += 1;
@@ -521,6 +305,7 @@ impl<'s> LineScanner<'s> {
                 }
                 _ => {
                     self.content = true;
+                    self.after_plain = false;
                     self.prev_ws = false;
                     self.pos += utf8_len(c);
                     self.cpos += 1;
@@ -533,6 +318,7 @@ impl<'s> LineScanner<'s> {
     /// scalars are lexed to their closing quote: saphyr's span for them also covers
     /// trailing blanks and comments.
     fn skip_scalar(&mut self, style: ScalarStyle, end: &Marker) {
+        self.after_plain = style == ScalarStyle::Plain;
         match style {
             ScalarStyle::SingleQuoted => self.skip_quoted(b'\'', end),
             ScalarStyle::DoubleQuoted => self.skip_quoted(b'"', end),
@@ -649,6 +435,29 @@ impl<'s> LineScanner<'s> {
         b.get(p).copied()
     }
 
+    /// The column (in chars) of byte offset `pos`.
+    fn column_of(&self, pos: usize) -> usize {
+        let pos = pos.min(self.src.len());
+        let start = self.src.as_bytes()[..pos]
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(0, |p| p + 1);
+        self.src.get(start..pos).map_or(0, |l| l.chars().count())
+    }
+
+    /// The column of char index `idx`.
+    fn column_of_char(&self, idx: usize) -> usize {
+        let pos = if self.ascii {
+            idx
+        } else {
+            self.src
+                .char_indices()
+                .nth(idx)
+                .map_or(self.src.len(), |(b, _)| b)
+        };
+        self.column_of(pos)
+    }
+
     /// Claim the pending dash of a block sequence item whose value starts at `line`.
     fn take_dash(&mut self, value_line: u32) -> u32 {
         match self.dashes.front() {
@@ -690,15 +499,24 @@ enum Frame {
         items: Vec<MapItem>,
         pending: Option<PendingKey>,
         anchor: usize,
-        /// per item: came from a `<<` merge (only allocated once a merge happened)
-        merged: Option<Vec<bool>>,
+        shape: Shape,
     },
     Seq {
         items: Vec<ArrayItem>,
         pending: Option<Meta>,
         anchor: usize,
-        flow: bool,
+        shape: Shape,
     },
+}
+
+/// How a collection is written (for go-yaml's error messages and tab rules).
+#[derive(Clone, Copy)]
+struct Shape {
+    flow: bool,
+    /// a block sequence whose `-` are in the column of its mapping's keys
+    indentless: bool,
+    /// char index of the collection's start (its first key or `-`)
+    start: usize,
 }
 
 struct Builder<'a> {
@@ -845,6 +663,73 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// Where the next node goes, for go-yaml's error messages.
+    fn place(&self) -> Place {
+        match self.stack.last() {
+            Some(Frame::Map { shape, .. }) if shape.flow => Place::FlowMap,
+            Some(Frame::Map { pending, .. }) => Place::BlockMap {
+                next_key: pending.is_none(),
+            },
+            Some(Frame::Seq { shape, .. }) if shape.flow => Place::FlowSeq,
+            Some(Frame::Seq { shape, .. }) => Place::BlockSeq {
+                indentless: shape.indentless,
+            },
+            Some(Frame::Doc { .. }) | None => Place::Root,
+        }
+    }
+
+    /// go-yaml's rule for tabs in the indentation of a line (the blanks before its first
+    /// token), in block context: after a plain scalar they may continue it, so a tab left
+    /// of the scalar's minimum indentation (one more than the column of the innermost
+    /// block collection) is "found a tab character that violates indentation"; anywhere
+    /// else such a tab is "found character that cannot start any token" (libyaml skips
+    /// tabs only where no simple key may start). Flow collections allow tabs anywhere.
+    /// saphyr allows a tab past the block indentation, so the line scanner reports
+    /// every indentation tab here.
+    fn check_tabs(&self, scan: &mut LineScanner) -> Result<(), YamlError> {
+        if scan.tabs.is_empty() {
+            return Ok(());
+        }
+        let tabs = std::mem::take(&mut scan.tabs);
+        let flow = match self.stack.last() {
+            Some(Frame::Map { shape, .. } | Frame::Seq { shape, .. }) => shape.flow,
+            _ => false,
+        };
+        if flow {
+            return Ok(());
+        }
+        for t in tabs {
+            if !t.after_plain {
+                return Err(YamlError::at(
+                    Some(t.line),
+                    "found character that cannot start any token",
+                ));
+            }
+            if (scan.column_of(t.pos) as isize) < self.block_indent(scan) + 1 {
+                return Err(YamlError::at(
+                    Some(t.line),
+                    "found a tab character that violates indentation",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The column of the innermost block collection (-1 at a document's root); an
+    /// indentless sequence has its mapping's.
+    fn block_indent(&self, scan: &LineScanner) -> isize {
+        for f in self.stack.iter().rev() {
+            match f {
+                Frame::Map { shape, .. } | Frame::Seq { shape, .. } if !shape.indentless => {
+                    return scan.column_of_char(shape.start) as isize;
+                }
+                Frame::Doc { .. } => return -1,
+                _ => {}
+            }
+        }
+        -1
+    }
+
     fn expects_key(&self) -> bool {
         matches!(self.stack.last(), Some(Frame::Map { pending: None, .. }))
     }
@@ -853,7 +738,7 @@ impl<'a> Builder<'a> {
     /// the array item.
     fn value_start(&mut self, scan: &mut LineScanner, line: u32) -> Result<(), YamlError> {
         let flow = match self.stack.last() {
-            Some(Frame::Seq { flow, .. }) => *flow,
+            Some(Frame::Seq { shape, .. }) => shape.flow,
             Some(_) => return Ok(()),
             None => {
                 return Err(YamlError::at(
@@ -901,7 +786,7 @@ impl<'a> Builder<'a> {
         scan: &mut LineScanner,
         is_map: bool,
         anchor: usize,
-        flow: bool,
+        shape: Shape,
         line: u32,
     ) -> Result<(), YamlError> {
         if self.expects_key() {
@@ -919,14 +804,14 @@ impl<'a> Builder<'a> {
                 items: Vec::new(),
                 pending: None,
                 anchor,
-                merged: None,
+                shape,
             }
         } else {
             Frame::Seq {
                 items: Vec::new(),
                 pending: None,
                 anchor,
-                flow,
+                shape,
             }
         });
         Ok(())
@@ -1000,27 +885,18 @@ impl<'a> Builder<'a> {
                 items.push(ArrayItem { value: node, meta });
                 Ok(())
             }
-            Some(Frame::Map {
-                items,
-                pending,
-                merged,
-                ..
-            }) => {
+            Some(Frame::Map { items, pending, .. }) => {
                 let Some(p) = pending.take() else {
                     return Err(YamlError::at(None, "internal error: value without key"));
                 };
                 if p.merge {
-                    merge_into(items, merged, p.meta, node)
+                    merge_into(items, p.meta, node)
                 } else {
-                    push_map_item(
-                        items,
-                        merged,
-                        MapItem {
-                            key: p.key,
-                            value: node,
-                            meta: p.meta,
-                        },
-                    );
+                    items.push(MapItem {
+                        key: p.key,
+                        value: node,
+                        meta: p.meta,
+                    });
                     Ok(())
                 }
             }
@@ -1125,47 +1001,29 @@ fn strip_comments(n: &mut Node) -> usize {
     }
 }
 
-fn push_map_item(items: &mut Vec<MapItem>, merged: &mut Option<Vec<bool>>, item: MapItem) {
-    if let Some(flags) = merged {
-        // an explicit key overrides a merged one, at the merged item's position
-        if let Some(i) = (0..items.len()).find(|&i| flags[i] && items[i].key.value_eq(&item.key)) {
-            items[i] = item;
-            flags[i] = false;
-            return;
-        }
-        flags.push(false);
-    }
-    items.push(item);
-}
-
-/// `<<: *anchor` — the anchored map's items are inserted here, unless the map already
-/// has the key.
-fn merge_into(
-    items: &mut Vec<MapItem>,
-    merged: &mut Option<Vec<bool>>,
-    merge_meta: Meta,
-    value: Node,
-) -> Result<(), YamlError> {
+/// `<<: *anchor` (or `!!merge <<: *anchor`): the anchored map's items are inserted as
+/// they are, at the position of the `<<` key. Nothing is overridden here: an explicit
+/// key that repeats a merged one stays a second item, as in the reference's parser
+/// (`ytt fmt` prints both). What a repeated key means is decided by the reader of the
+/// tree: plain YAML keeps the first position with the last value
+/// ([`dedup_last_wins`], so `<<: *a` then `k: v` overrides `a`'s `k` in place), a
+/// template reports it unless the later item carries `@yaml/map-key-override`.
+/// Only a map merges: `<<: [*a, *b]` is the reference's error.
+fn merge_into(items: &mut Vec<MapItem>, merge_meta: Meta, value: Node) -> Result<(), YamlError> {
     let Node::Map(src) = value else {
         return Err(YamlError::at(
             None,
             "map merge requires map or sequence of maps as the value",
         ));
     };
-    let flags = merged.get_or_insert_with(|| vec![false; items.len()]);
     let mut comments = Some(merge_meta.comments);
     for mut it in src.items {
-        if items.iter().any(|e| e.key.value_eq(&it.key)) {
-            continue;
-        }
-        if let Some(c) = comments.take() {
+        if let Some(mut c) = comments.take() {
             // comments above the `<<` line go to the first merged item
-            let mut c = c;
             c.append(&mut it.meta.comments);
             it.meta.comments = c;
         }
         items.push(it);
-        flags.push(true);
     }
     Ok(())
 }
@@ -1176,18 +1034,26 @@ fn merge_into(
 
 /// Where `parse_once` gets its events: saphyr's parser or the fast block scanner.
 trait EventSource<'a> {
-    fn next_event(&mut self, text: &str) -> Option<Result<(Event<'a>, Span), Failure>>;
+    fn next_event(&mut self) -> Option<Result<(Event<'a>, Span), SourceError>>;
+}
+
+/// Why an event source stopped.
+enum SourceError {
+    /// saphyr's error: given go-yaml's wording by `parse_once`, which knows the context
+    Scan(ScanError),
+    /// the fast block scanner gives up
+    Unsupported,
 }
 
 impl<'a> EventSource<'a> for Parser<'a, StrInput<'a>> {
-    fn next_event(&mut self, text: &str) -> Option<Result<(Event<'a>, Span), Failure>> {
-        Parser::next_event(self).map(|r| r.map_err(|e| map_scan_error(&e, text)))
+    fn next_event(&mut self) -> Option<Result<(Event<'a>, Span), SourceError>> {
+        Parser::next_event(self).map(|r| r.map_err(SourceError::Scan))
     }
 }
 
 impl<'a> EventSource<'a> for BlockScanner<'a> {
-    fn next_event(&mut self, _: &str) -> Option<Result<(Event<'a>, Span), Failure>> {
-        BlockScanner::next_event(self).map(|r| r.map_err(|Unsupported| Failure::Unsupported))
+    fn next_event(&mut self) -> Option<Result<(Event<'a>, Span), SourceError>> {
+        BlockScanner::next_event(self).map(|r| r.map_err(|Unsupported| SourceError::Unsupported))
     }
 }
 
@@ -1204,9 +1070,23 @@ fn parse_once<'a>(
     let mut found: Vec<Comment> = Vec::new();
     let mut bom_pending = text.starts_with('\u{feff}');
 
-    while let Some(res) = events.next_event(text) {
-        let (ev, span): (Event, Span) = res?;
+    while let Some(res) = events.next_event() {
+        let (ev, span): (Event, Span) = match res {
+            Ok(x) => x,
+            Err(SourceError::Unsupported) => return Err(Failure::Unsupported),
+            Err(SourceError::Scan(e)) => {
+                // saphyr's scanner reads ahead of its events: a tab go-yaml stops at may
+                // come before the spot saphyr complains about
+                let cursor = scan.pos;
+                scan.scan_to(e.marker().index(), &mut found);
+                b.check_tabs(&mut scan)?;
+                return Err(map_scan_error(&e, text, b.place(), cursor));
+            }
+        };
         scan.scan_to(span.start.index(), &mut found);
+        if !scan.tabs.is_empty() {
+            b.check_tabs(&mut scan)?;
+        }
         if !found.is_empty() {
             b.add_comments(&mut found);
         }
@@ -1232,7 +1112,12 @@ fn parse_once<'a>(
             }
             Event::DocumentEnd => b.end_doc()?,
             Event::Scalar(value, style, anchor, tag) => {
-                let merge = style == ScalarStyle::Plain && tag.is_none() && value == "<<";
+                // a merge key: a plain `<<`, or `<<` tagged `!!merge` in any style
+                let merge = value == "<<"
+                    && match &tag {
+                        None => style == ScalarStyle::Plain,
+                        Some(t) => core_tag(&t.handle, &t.suffix) == CoreTag::Merge,
+                    };
                 let mut value = value.into_owned();
                 // the scanner's buffers are much larger than most scalars
                 value.shrink_to_fit();
@@ -1272,13 +1157,25 @@ fn parse_once<'a>(
                 let open = if is_map { b'{' } else { b'[' };
                 let flow = span.end.index() > span.start.index()
                     && scan.byte_before(span.end.index()) == Some(open);
-                b.start_collection(&mut scan, is_map, anchor, flow, line)?;
+                // a block sequence starts at its first `-`, an indentless one (as a
+                // mapping's value, `-` in the keys' column) after it
+                let at_dash =
+                    !scan.content && scan.byte_before(span.start.index() + 1) == Some(b'-');
+                let shape = Shape {
+                    flow,
+                    indentless: !is_map && !flow && !at_dash,
+                    start: span.start.index(),
+                };
+                b.start_collection(&mut scan, is_map, anchor, shape, line)?;
             }
             Event::SequenceEnd | Event::MappingEnd => b.end_collection()?,
         }
     }
     Ok(b.finish())
 }
+
+#[path = "parser_errors.rs"]
+mod errors;
 
 #[cfg(test)]
 #[path = "parser_tests.rs"]

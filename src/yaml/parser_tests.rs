@@ -281,6 +281,13 @@ fn unicode_positions() {
     assert_eq!(cm(&m.items[1].meta), vec![(2, "@ y", false)]);
 }
 
+fn kv(m: &Map) -> Vec<(Node, Node)> {
+    m.items
+        .iter()
+        .map(|i| (i.key.clone(), i.value.clone()))
+        .collect()
+}
+
 #[test]
 fn anchors_aliases_merge() {
     let d = p("a: &x\n  k: 1 #@ c\nb: *x\nc: &s str\nd: *s\n");
@@ -294,45 +301,65 @@ fn anchors_aliases_merge() {
     );
     assert!(map(&m.items[1].value).items[0].meta.comments.is_empty());
 
+    // the merged items go in at the `<<` position; a repeated key stays a second item
     let d = p("base: &b\n  x: 1\n  y: 2\nderived:\n  <<: *b\n  y: 3\n");
-    let der = map(&map(&d.docs[0].value).items[1].value);
-    let kv: Vec<(Node, Node)> = der
-        .items
-        .iter()
-        .map(|i| (i.key.clone(), i.value.clone()))
-        .collect();
+    let der = map(&map(&d.docs[0].value).items[1].value).clone();
+    let t = Node::Bool(true);
     assert_eq!(
-        kv,
+        kv(&der),
         vec![
             (s("x"), Node::Int(1.into())),
-            (Node::Bool(true), Node::Int(3.into()))
+            (t.clone(), Node::Int(2.into())),
+            (t.clone(), Node::Int(3.into()))
+        ]
+    );
+    // the merged items keep the anchored map's lines
+    assert_eq!(der.items[0].meta.pos.line, 2);
+    assert_eq!(der.items[2].meta.pos.line, 6);
+    // plain YAML: first position, last value
+    let mut plain = der;
+    dedup_last_wins(&mut plain);
+    assert_eq!(
+        kv(&plain),
+        vec![
+            (s("x"), Node::Int(1.into())),
+            (t.clone(), Node::Int(3.into()))
         ]
     );
 
     let d = p("versions:\n- &version\n  name: v1alpha1\n  served: true\n- << : *version\n  name: v1beta1\n");
     let a = arr(&map(&d.docs[0].value).items[0].value);
     let m = map(&a.items[1].value);
+    assert_eq!(
+        m.items.iter().map(|i| i.key.clone()).collect::<Vec<_>>(),
+        vec![s("name"), s("served"), s("name")]
+    );
+    let mut m = m.clone();
+    dedup_last_wins(&mut m);
     assert_eq!(m.items.len(), 2);
     assert_eq!(m.items[0].key, s("name"));
     assert_eq!(m.items[0].value, s("v1beta1"));
-    assert_eq!(m.items[0].meta.pos.line, 6);
     assert_eq!(m.items[1].value, Node::Bool(true));
 
-    // explicit key before the merge wins
-    let d = p("a: &a {x: 1, y: 2}\nb:\n  y: 0\n  <<: *a\n");
-    let m = map(&map(&d.docs[0].value).items[1].value);
-    let kv: Vec<(Node, Node)> = m
-        .items
-        .iter()
-        .map(|i| (i.key.clone(), i.value.clone()))
-        .collect();
+    // an explicit key before the merge: the merged item comes later, so it is the
+    // last value of the key
+    let d = p("a: &a {x: 1, y: 2}\nb:\n  y: 0\n  <<: *a\n  z: 3\n");
+    let mut m = map(&map(&d.docs[0].value).items[1].value).clone();
+    assert_eq!(m.items.len(), 4);
+    dedup_last_wins(&mut m);
     assert_eq!(
-        kv,
+        kv(&m),
         vec![
-            (Node::Bool(true), Node::Int(0.into())),
-            (s("x"), Node::Int(1.into()))
+            (t.clone(), Node::Int(2.into())),
+            (s("x"), Node::Int(1.into())),
+            (s("z"), Node::Int(3.into()))
         ]
     );
+
+    // comments above `<<` go to the first merged item
+    let d = p("a: &a {x: 1}\nb:\n  #@ c\n  <<: *a\n");
+    let m = map(&map(&d.docs[0].value).items[1].value);
+    assert_eq!(cm(&m.items[0].meta), vec![(3, "@ c", true)]);
 
     let e = err("a: &a {x: 1}\nb: &b {y: 2}\nc:\n  <<: [*a, *b]\n  z: 3\n");
     assert_eq!(
@@ -348,6 +375,42 @@ fn anchors_aliases_merge() {
     let m = map(&d.docs[0].value);
     assert_eq!(m.items[0].value, s("<<"));
     assert_eq!(m.items[1].key, s("<<"));
+}
+
+#[test]
+fn explicit_merge_tag() {
+    // `!!merge <<` merges like a plain `<<`, in every style and tag spelling
+    for src in [
+        "b: &b {x: 1}\nm:\n  !!merge <<: *b\n  z: 3\n",
+        "b: &b {x: 1}\nm:\n  !!merge '<<': *b\n  z: 3\n",
+        "b: &b {x: 1}\nm:\n  !<tag:yaml.org,2002:merge> <<: *b\n  z: 3\n",
+        "b: &b {x: 1}\nm: {!!merge <<: *b, z: 3}\n",
+        "b: &b {x: 1}\nm:\n- !!merge <<: *b\n  z: 3\n",
+    ] {
+        let d = p(src);
+        let m = &map(&d.docs[0].value).items[1].value;
+        let m = match m {
+            Node::Array(a) => &a.items[0].value,
+            other => other,
+        };
+        let keys: Vec<Node> = map(m).items.iter().map(|i| i.key.clone()).collect();
+        assert_eq!(keys, vec![s("x"), s("z")], "{src:?}");
+    }
+    // other tags and quoting keep `<<` a plain key; `!!merge` elsewhere is a string
+    for src in [
+        "m:\n  !!str <<: 1\n",
+        "m:\n  \"<<\": 1\n",
+        "m:\n  !!merge x: 1\n",
+    ] {
+        let d = p(src);
+        let m = map(&map(&d.docs[0].value).items[0].value);
+        assert_eq!(m.items.len(), 1, "{src:?}");
+        assert_eq!(m.items[0].value, Node::Int(1.into()), "{src:?}");
+    }
+    assert_eq!(
+        err("a: &a [1]\nm:\n  !!merge <<: *a\n").message,
+        "yaml: map merge requires map or sequence of maps as the value"
+    );
 }
 
 #[test]
@@ -457,6 +520,182 @@ fn errors() {
     assert!(err("a: \"abc\n").message.starts_with("yaml: line"));
 }
 
+/// Each case: input, go-yaml's message (as this project models libyaml's scanner and
+/// parser; the first rows of each group are the reference's recorded outputs).
+fn check_errors(cases: &[(&str, &str)]) {
+    for (src, msg) in cases {
+        assert_eq!(err(src).message, *msg, "{src:?}");
+    }
+}
+
+#[test]
+fn content_after_a_quoted_scalar() {
+    check_errors(&[
+        // recorded: the parser stops at the content, one line up
+        (
+            "#@yaml/text-templated-strings\nk: \"(@= \"a\" @)\"\n",
+            "yaml: line 1: did not find expected key",
+        ),
+        // line 0 has no number in go-yaml's messages
+        ("k: 'it''s' b\n", "yaml: did not find expected key"),
+        (
+            "a: 1\nk: \"x\" y: 2\n",
+            "yaml: line 1: did not find expected key",
+        ),
+        (
+            "a:\n  - 1\n  - \"a\" b\n",
+            "yaml: line 2: did not find expected '-' indicator",
+        ),
+        (
+            "a:\n  - 1\n  - \"a\" b: 1\n",
+            "yaml: line 2: did not find expected key",
+        ),
+        // an indentless sequence ends, its mapping refuses the content
+        (
+            "a: 1\nk:\n- \"a\" b\n",
+            "yaml: line 2: did not find expected key",
+        ),
+        (
+            "---\n\"a\" b\n",
+            "yaml: line 1: did not find expected <document start>",
+        ),
+        (
+            "a: 1\nk: [\"x\", \"a\" b]\n",
+            "yaml: line 1: did not find expected ',' or ']'",
+        ),
+        // saphyr's scanner is past the `[` (a possible key) when it stops
+        (
+            "s:\n- 1\n- { \"a\" b }\n",
+            "yaml: line 2: did not find expected ',' or '}'",
+        ),
+        (
+            "s:\n- 1\n- [ \"a\" b ]\n",
+            "yaml: line 2: did not find expected ',' or ']'",
+        ),
+        // a mapping's next key must be a simple key: the scanner reports the missing
+        // `:` at the next line holding a token
+        (
+            "x: 1\n\"a\" b\n\n# c\ny: 2\n",
+            "yaml: line 5: could not find expected ':'",
+        ),
+        (
+            "x: 1\n\"a\" b: 2\n",
+            "yaml: line 1: did not find expected key",
+        ),
+        // a `: ` inside quotes is no value indicator
+        (
+            "x: 1\n\"a\" 'it''s: x'\n",
+            "yaml: line 3: could not find expected ':'",
+        ),
+        // tokens the scanner refuses come first
+        (
+            "k: \"a\" @x\n",
+            "yaml: line 1: found character that cannot start any token",
+        ),
+        (
+            "k: 'a' - x\n",
+            "yaml: line 1: block sequence entries are not allowed in this context",
+        ),
+        (
+            "k: 'a' ? x\n",
+            "yaml: line 1: mapping keys are not allowed in this context",
+        ),
+    ]);
+    // a `#` right after a token starts a comment in go-yaml
+    for src in ["k: \"a\"#c\n", "k: 'a'#c\n"] {
+        let d = p(src);
+        let m = map(&d.docs[0].value);
+        assert_eq!(m.items[0].value, s("a"));
+        assert_eq!(cm(&m.items[0].meta), vec![(1, "c", false)], "{src:?}");
+    }
+    let d = p("k: [a]#c\nj: {a: 1}#d\n");
+    let m = map(&d.docs[0].value);
+    assert_eq!(arr(&m.items[0].value).items[0].value, s("a"));
+    assert_eq!(map(&m.items[1].value).items[0].value, Node::Int(1.into()));
+    let d = p("k: |#c\n  x\n");
+    assert_eq!(map(&d.docs[0].value).items[0].value, s("x\n"));
+}
+
+#[test]
+fn tabs_in_indentation() {
+    check_errors(&[
+        // recorded
+        (
+            "m:\n\ta: 1\n",
+            "yaml: line 2: found character that cannot start any token",
+        ),
+        (
+            "apiVersion: v1\nmetadata:\n\tname: x\n  labels:\n    app: y\n",
+            "yaml: line 3: found character that cannot start any token",
+        ),
+        // a tab anywhere in a line's indentation, blank lines included
+        (
+            "\ta: 1\n",
+            "yaml: line 1: found character that cannot start any token",
+        ),
+        (
+            "a:\n \tb: 2\n",
+            "yaml: line 2: found character that cannot start any token",
+        ),
+        (
+            "a: \"x\"\n\t\nb: 2\n",
+            "yaml: line 2: found character that cannot start any token",
+        ),
+        (
+            "a: \"x\"\n \tb: 2\n",
+            "yaml: line 2: found character that cannot start any token",
+        ),
+        (
+            "- [1]\n\t- 2\n",
+            "yaml: line 2: found character that cannot start any token",
+        ),
+        (
+            "a: x # c\n\tb: 1\n",
+            "yaml: line 2: found character that cannot start any token",
+        ),
+        // after a plain scalar the blanks may continue it: a tab left of its
+        // indentation violates it, at the tab's line
+        (
+            "m:\n  a: 1\n\tb: 2\n",
+            "yaml: line 3: found a tab character that violates indentation",
+        ),
+        (
+            "- a\n\t- b\n",
+            "yaml: line 2: found a tab character that violates indentation",
+        ),
+        (
+            "a: 1\n\t\nb: 2\n",
+            "yaml: line 2: found a tab character that violates indentation",
+        ),
+        (
+            "k:\n- a\n\t\nb: 2\n",
+            "yaml: line 3: found a tab character that violates indentation",
+        ),
+    ]);
+    // accepted: tabs inside flow collections, after a token, and past a plain
+    // scalar's indentation
+    let d = p("a: [1,\n\t2]\nb: {x: 1,\n\t y: 2}\nc: 1\t# t\nd: 1\n  \t\ne: x\n  \ty\n");
+    let m = map(&d.docs[0].value);
+    assert_eq!(arr(&m.items[0].value).items.len(), 2);
+    assert_eq!(map(&m.items[1].value).items.len(), 2);
+    assert_eq!(m.items[3].value, Node::Int(1.into()));
+    assert_eq!(m.items[4].value, s("x y"));
+}
+
+#[test]
+fn plain_scalar_then_comment_then_more_indented_line() {
+    check_errors(&[
+        (
+            "a: x # c\n  b: 1\n",
+            "yaml: line 1: did not find expected key",
+        ),
+        (
+            "- x # c\n  y\n",
+            "yaml: line 1: did not find expected '-' indicator",
+        ),
+    ]);
+}
+
 #[test]
 fn tab_after_colon_is_accepted() {
     let d = p("a:\tb\nc:\t1\n");
@@ -492,6 +731,32 @@ fn strict_mode() {
     );
     strict_err("a: ~\n");
     strict_err("on: 1\n");
+    // timestamps are ambiguous too, and the first ambiguous scalar in document order
+    // is the one reported (here in a nested map of an array, before a `01234`)
+    let e = strict_err("m:\n- d:\n    date: 2024-03-01\n    zip: 01234\n");
+    assert_eq!(
+        e.message,
+        "yaml:\n  Strict parsing:\n    Found '2024-03-01' ambigious (could be !!str or !!timestamp)"
+    );
+    assert_eq!(e.line, Some(3));
+    for ts in [
+        "2001-12-14t21:59:43.10-05:00",
+        "2002-1-5",
+        "2001-12-14 21:59:43.10",
+    ] {
+        let e = strict_err(&format!("- {ts}\n"));
+        assert!(e.message.ends_with("!!timestamp)"), "{ts}: {}", e.message);
+    }
+    // not timestamps: whitespace and other strings keep their own messages
+    let e = strict_err("a: 2001-12-14 21:59:43.10 -5\n");
+    assert!(
+        e.message.contains("Strings with whitespace"),
+        "{}",
+        e.message
+    );
+    let f: Arc<str> = Arc::from("t.yml");
+    let d = parse("a: 2001-13-01\n", &f, &ParseOptions { strict: true }).unwrap();
+    assert_eq!(map(&d.docs[0].value).items[0].value, s("2001-13-01"));
     let f: Arc<str> = Arc::from("t.yml");
     let d = parse(
         "a: true\nb: \"yes\"\nc: 12\nd: 1.5\ne:\nf: 'x y'\n",
@@ -579,6 +844,41 @@ fn continuation_lines_at_column_zero() {
     let d = p("a:\n  b: \"x\n\n y\"\n");
     let b = map(&map(&d.docs[0].value).items[0].value);
     assert_eq!(b.items[0].value, s("x\ny"));
+}
+
+#[test]
+fn flow_collections_closed_in_their_key_column() {
+    // go-yaml checks no indentation inside flow collections; saphyr does (for lines
+    // that open with a bracket or a quoted scalar): such lines are re-indented
+    let d = p("args: [\n  \"--a\",\n  \"--b\"\n]\nnext: 1\n");
+    let m = map(&d.docs[0].value);
+    let a = arr(&m.items[0].value);
+    assert_eq!(a.items[0].value, s("--a"));
+    assert_eq!(a.items[1].value, s("--b"));
+    assert_eq!(a.items[1].meta.pos.line, 3);
+    assert_eq!(m.items[1].key, s("next"));
+    assert_eq!(m.items[1].meta.pos.line, 5);
+
+    // nested maps, arrays of maps, flow maps, items in column 0, a comment line
+    let src = "spec:\n  containers:\n  - name: x\n    args: [\n      'a b',\n    ]\n\
+               \x20   env: {\n      K: \"v\"\n    }\ntop: [\n\"p\",\n# c\n[\"q\"]\n]\n";
+    let d = p(src);
+    let m = map(&d.docs[0].value);
+    let c = map(&arr(&map(&m.items[0].value).items[0].value).items[0].value);
+    assert_eq!(arr(&c.items[1].value).items[0].value, s("a b"));
+    assert_eq!(map(&c.items[2].value).items[0].value, s("v"));
+    assert_eq!(c.items[2].meta.pos.line, 7);
+    let top = arr(&m.items[1].value);
+    assert_eq!(top.items[0].value, s("p"));
+    assert_eq!(arr(&top.items[1].value).items[0].value, s("q"));
+    assert_eq!(top.items[1].meta.pos.line, 13);
+    assert_eq!(cm(&top.items[1].meta), vec![(12, " c", true)]);
+
+    // a document marker in column 0 still ends the document
+    assert_eq!(
+        err("a: [\n\"x\",\n---\n]\n").message,
+        "yaml: line 2: did not find expected node content"
+    );
 }
 
 #[test]

@@ -35,6 +35,10 @@ pub fn resolve_plain_owned(s: String) -> Node {
 
 /// Resolve a plain scalar under `--strict`. The error is the detail line only, e.g.
 /// `Found 'yes' ambigious (could be !!str or !!bool)`; see [`strict_error_message`].
+/// Every plain scalar that go-yaml would give a non-string tag and that is not in its
+/// one unambiguous spelling (`true`, `false`, `-?(0|[1-9][0-9]*)`, plain decimals) is
+/// ambiguous, timestamps (`2024-03-01`) included; the parser checks scalars in
+/// document order, so the first one is reported.
 pub fn resolve_plain_strict(s: &str) -> Result<Node, String> {
     if s.is_empty() {
         return Ok(Node::Null);
@@ -64,6 +68,8 @@ pub fn resolve_plain_strict(s: &str) -> Result<Node, String> {
             }
         }
         Some(other) => Ok(other),
+        // a timestamp stays a string when not strict, but is just as ambiguous
+        None if is_timestamp(s) => Err(ambiguous("timestamp")),
         None => {
             if s.chars().any(char::is_whitespace) {
                 Err(format!(
@@ -81,6 +87,127 @@ pub fn resolve_plain_strict(s: &str) -> Result<Node, String> {
                 Ok(Node::Str(s.to_owned()))
             }
         }
+    }
+}
+
+/// Whether a plain scalar is a timestamp to go-yaml (it then stays a string here, but
+/// `--strict` rejects it and the emitter quotes it). go-yaml's timestamp check: Go `time.Parse` with the layouts
+/// `2006-1-2T15:4:5.999999999Z07:00`, `2006-1-2t15:4:5.999999999Z07:00`,
+/// `2006-1-2 15:4:5.999999999` and `2006-1-2`.
+pub(crate) fn is_timestamp(s: &str) -> bool {
+    let p = s.as_bytes();
+    // quick check: four digits then '-'
+    if p.len() < 5 || !p[..4].iter().all(u8::is_ascii_digit) || p[4] != b'-' {
+        return false;
+    }
+    let year: u32 = p[..4].iter().fold(0, |a, &d| a * 10 + (d - b'0') as u32);
+    let mut i = 5;
+    let Some(month) = getnum(p, &mut i) else {
+        return false;
+    };
+    if !(1..=12).contains(&month) {
+        return false;
+    }
+    if i >= p.len() || p[i] != b'-' {
+        return false;
+    }
+    i += 1;
+    let Some(day) = getnum(p, &mut i) else {
+        return false;
+    };
+    if day < 1 || day > days_in(month, year) {
+        return false;
+    }
+    if i == p.len() {
+        return true; // date only
+    }
+    // time part
+    let tz_layout = match p[i] {
+        b'T' | b't' => {
+            i += 1;
+            true
+        }
+        b' ' => {
+            while i < p.len() && p[i] == b' ' {
+                i += 1;
+            }
+            false
+        }
+        _ => return false,
+    };
+    let Some(hour) = getnum(p, &mut i) else {
+        return false;
+    };
+    if hour >= 24 || i >= p.len() || p[i] != b':' {
+        return false;
+    }
+    i += 1;
+    let Some(min) = getnum(p, &mut i) else {
+        return false;
+    };
+    if min >= 60 || i >= p.len() || p[i] != b':' {
+        return false;
+    }
+    i += 1;
+    let Some(sec) = getnum(p, &mut i) else {
+        return false;
+    };
+    if sec >= 60 {
+        return false;
+    }
+    // optional fractional seconds
+    if i + 1 < p.len() && (p[i] == b'.' || p[i] == b',') && p[i + 1].is_ascii_digit() {
+        i += 1;
+        while i < p.len() && p[i].is_ascii_digit() {
+            i += 1;
+        }
+    }
+    if !tz_layout {
+        return i == p.len();
+    }
+    // Z07:00
+    if i < p.len() && p[i] == b'Z' {
+        return i + 1 == p.len();
+    }
+    if p.len() - i != 6 || (p[i] != b'+' && p[i] != b'-') || p[i + 3] != b':' {
+        return false;
+    }
+    let two = |a: u8, b: u8| -> Option<u32> {
+        (a.is_ascii_digit() && b.is_ascii_digit()).then(|| ((a - b'0') * 10 + (b - b'0')) as u32)
+    };
+    match (two(p[i + 1], p[i + 2]), two(p[i + 4], p[i + 5])) {
+        (Some(h), Some(m)) => h <= 24 && m <= 60,
+        _ => false,
+    }
+}
+
+/// Go's `getnum(s, false)`: one or two digits.
+fn getnum(p: &[u8], i: &mut usize) -> Option<u32> {
+    if *i >= p.len() || !p[*i].is_ascii_digit() {
+        return None;
+    }
+    let d0 = (p[*i] - b'0') as u32;
+    if *i + 1 < p.len() && p[*i + 1].is_ascii_digit() {
+        let v = d0 * 10 + (p[*i + 1] - b'0') as u32;
+        *i += 2;
+        Some(v)
+    } else {
+        *i += 1;
+        Some(d0)
+    }
+}
+
+fn days_in(month: u32, year: u32) -> u32 {
+    match month {
+        2 => {
+            if (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400) {
+                29
+            } else {
+                28
+            }
+        }
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
     }
 }
 
@@ -325,6 +452,8 @@ pub enum CoreTag {
     Bool,
     Null,
     Binary,
+    /// `!!merge`: on a `<<` key, a merge like the plain `<<`; elsewhere a string.
+    Merge,
     /// `!!map`, `!!seq`, `!!timestamp`, … and unknown local tags: the value is kept as a
     /// string (scalars) or ignored (collections).
     Other,
@@ -350,6 +479,7 @@ pub fn core_tag(handle: &str, suffix: &str) -> CoreTag {
         "bool" => CoreTag::Bool,
         "null" => CoreTag::Null,
         "binary" => CoreTag::Binary,
+        "merge" => CoreTag::Merge,
         _ => CoreTag::Other,
     }
 }
@@ -368,7 +498,7 @@ pub fn resolve_tagged(tag: CoreTag, value: &str) -> Result<Node, String> {
         format!("cannot decode {got} `{value}` as a {want}")
     };
     match tag {
-        CoreTag::Str | CoreTag::Other => Ok(Node::Str(value.to_owned())),
+        CoreTag::Str | CoreTag::Merge | CoreTag::Other => Ok(Node::Str(value.to_owned())),
         CoreTag::Binary => decode_binary(value).map(Node::Str),
         CoreTag::Int => match resolve_plain(value) {
             n @ Node::Int(_) => Ok(n),
@@ -396,14 +526,11 @@ pub fn resolve_tagged(tag: CoreTag, value: &str) -> Result<Node, String> {
 }
 
 /// Decode a `!!binary` value (standard base64; line breaks and spaces are ignored).
-/// Invalid UTF-8 in the decoded bytes is replaced (the tree only holds text).
+/// Bytes that are not UTF-8 are carried (see `crate::bytestr`).
 pub fn decode_binary(value: &str) -> Result<String, String> {
     let cleaned: String = value.chars().filter(|c| !c.is_whitespace()).collect();
     match base64::engine::general_purpose::STANDARD.decode(cleaned.as_bytes()) {
-        Ok(bytes) => Ok(match String::from_utf8(bytes) {
-            Ok(s) => s,
-            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-        }),
+        Ok(bytes) => Ok(crate::bytestr::decode_vec(bytes)),
         Err(_) => Err("!!binary value contains invalid base64 data".to_owned()),
     }
 }

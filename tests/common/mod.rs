@@ -73,6 +73,19 @@ impl Ytt {
         self
     }
 
+    /// Writes a file of raw bytes (creating parent directories) relative to the temp dir.
+    pub fn file_bytes(self, rel: &str, content: &[u8]) -> Self {
+        let p = self.dir.path().join(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, content).unwrap();
+        self
+    }
+
+    /// Reads the raw bytes of a file (relative to the temp dir) that the run wrote.
+    pub fn read_bytes(&self, rel: &str) -> Vec<u8> {
+        fs::read(self.dir.path().join(rel)).unwrap_or_else(|e| panic!("reading {rel}: {e}"))
+    }
+
     /// Sets an environment variable for the child process.
     pub fn env(mut self, key: &str, value: &str) -> Self {
         self.env.push((key.to_string(), value.to_string()));

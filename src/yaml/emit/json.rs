@@ -147,6 +147,31 @@ const HEX: &[u8; 16] = b"0123456789abcdef";
 
 /// A JSON string as Go's encoder writes it.
 pub(crate) fn write_json_string(out: &mut String, s: &str, escape_html: bool) {
+    if crate::bytestr::may_carry(s) {
+        match crate::bytestr::as_utf8(s) {
+            Ok(std::borrow::Cow::Borrowed(_)) => {}
+            // a reserved char of the input, not a carried byte
+            Ok(std::borrow::Cow::Owned(t)) => return write_json_utf8(out, &t, escape_html),
+            Err(bytes) => {
+                // Go writes each byte that is not part of UTF-8 as `\ufffd`
+                out.push('"');
+                for chunk in bytes.utf8_chunks() {
+                    let mut valid = String::new();
+                    write_json_utf8(&mut valid, chunk.valid(), escape_html);
+                    out.push_str(&valid[1..valid.len() - 1]);
+                    for _ in chunk.invalid() {
+                        out.push_str("\\ufffd");
+                    }
+                }
+                out.push('"');
+                return;
+            }
+        }
+    }
+    write_json_utf8(out, s, escape_html);
+}
+
+fn write_json_utf8(out: &mut String, s: &str, escape_html: bool) {
     out.push('"');
     let bytes = s.as_bytes();
     let mut start = 0;

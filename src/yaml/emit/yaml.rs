@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 
 use super::float::write_float_yaml;
 use crate::yaml::node::{DocSet, Node};
+use crate::yaml::scalar::is_timestamp;
 
 /// The default output: the documents joined by `---\n` (empty documents have already
 /// left the set, see `Doc::is_empty`; those still here print, e.g. as `{}`).
@@ -203,6 +204,48 @@ impl Emitter<'_> {
     }
 
     fn emit_string(&mut self, s: &str) {
+        if crate::bytestr::may_carry(s) {
+            match crate::bytestr::as_utf8(s) {
+                // a reserved char of the input, not a carried byte
+                Ok(std::borrow::Cow::Owned(t)) => return self.emit_utf8_string(&t),
+                Ok(std::borrow::Cow::Borrowed(_)) => {}
+                Err(bytes) => return self.emit_binary(&bytes),
+            }
+        }
+        self.emit_utf8_string(s)
+    }
+
+    /// Bytes that are not UTF-8, as go-yaml writes them: `!!binary` and their base64,
+    /// broken into lines of 70 characters (then as a literal block) when longer.
+    fn emit_binary(&mut self, bytes: &[u8]) {
+        use base64::Engine as _;
+        const LINE: usize = 70;
+        let enc = base64::engine::general_purpose::STANDARD.encode(bytes);
+        let text = if enc.len() < LINE {
+            enc
+        } else {
+            let mut t = String::with_capacity(enc.len() + enc.len() / LINE + 1);
+            for chunk in enc.as_bytes().chunks(LINE) {
+                t.push_str(std::str::from_utf8(chunk).unwrap_or(""));
+                t.push('\n');
+            }
+            t
+        };
+        // base64 is always fit for a plain scalar: go-yaml writes it plain (or literal)
+        self.write_indicator("!!binary", true, false, false);
+        let saved = self.increase_indent(true, false);
+        if text.ends_with('\n') {
+            self.write_literal(&text);
+        } else {
+            self.put(' ');
+            self.put_str(&text);
+            self.whitespace = false;
+            self.indention = false;
+        }
+        self.indent = saved;
+    }
+
+    fn emit_utf8_string(&mut self, s: &str) {
         if is_simple_plain_ascii(s.as_bytes()) {
             // fast path: no indicators, spaces, breaks or special characters
             if resolves_as_non_string(s) {
@@ -653,7 +696,7 @@ pub(crate) fn resolves_as_non_string(s: &str) -> bool {
         }
         b'.' => is_special_word(s) || is_go_dot_float(b),
         b'+' | b'-' | b'0'..=b'9' => {
-            is_special_word(s) || is_timestamp(b) || is_int_or_float_number(s) || is_base60_float(b)
+            is_special_word(s) || is_timestamp(s) || is_int_or_float_number(s) || is_base60_float(b)
         }
         _ => false,
     }
@@ -929,123 +972,4 @@ fn is_base60_float(p: &[u8]) -> bool {
         }
     }
     i == p.len()
-}
-
-/// go-yaml's timestamp check: Go `time.Parse` with the layouts
-/// `2006-1-2T15:4:5.999999999Z07:00`, `2006-1-2t15:4:5.999999999Z07:00`,
-/// `2006-1-2 15:4:5.999999999` and `2006-1-2`.
-fn is_timestamp(p: &[u8]) -> bool {
-    // quick check: four digits then '-'
-    if p.len() < 5 || !p[..4].iter().all(u8::is_ascii_digit) || p[4] != b'-' {
-        return false;
-    }
-    let year: u32 = p[..4].iter().fold(0, |a, &d| a * 10 + (d - b'0') as u32);
-    let mut i = 5;
-    let Some(month) = getnum(p, &mut i) else {
-        return false;
-    };
-    if !(1..=12).contains(&month) {
-        return false;
-    }
-    if i >= p.len() || p[i] != b'-' {
-        return false;
-    }
-    i += 1;
-    let Some(day) = getnum(p, &mut i) else {
-        return false;
-    };
-    if day < 1 || day > days_in(month, year) {
-        return false;
-    }
-    if i == p.len() {
-        return true; // date only
-    }
-    // time part
-    let tz_layout = match p[i] {
-        b'T' | b't' => {
-            i += 1;
-            true
-        }
-        b' ' => {
-            while i < p.len() && p[i] == b' ' {
-                i += 1;
-            }
-            false
-        }
-        _ => return false,
-    };
-    let Some(hour) = getnum(p, &mut i) else {
-        return false;
-    };
-    if hour >= 24 || i >= p.len() || p[i] != b':' {
-        return false;
-    }
-    i += 1;
-    let Some(min) = getnum(p, &mut i) else {
-        return false;
-    };
-    if min >= 60 || i >= p.len() || p[i] != b':' {
-        return false;
-    }
-    i += 1;
-    let Some(sec) = getnum(p, &mut i) else {
-        return false;
-    };
-    if sec >= 60 {
-        return false;
-    }
-    // optional fractional seconds
-    if i + 1 < p.len() && (p[i] == b'.' || p[i] == b',') && p[i + 1].is_ascii_digit() {
-        i += 1;
-        while i < p.len() && p[i].is_ascii_digit() {
-            i += 1;
-        }
-    }
-    if !tz_layout {
-        return i == p.len();
-    }
-    // Z07:00
-    if i < p.len() && p[i] == b'Z' {
-        return i + 1 == p.len();
-    }
-    if p.len() - i != 6 || (p[i] != b'+' && p[i] != b'-') || p[i + 3] != b':' {
-        return false;
-    }
-    let two = |a: u8, b: u8| -> Option<u32> {
-        (a.is_ascii_digit() && b.is_ascii_digit()).then(|| ((a - b'0') * 10 + (b - b'0')) as u32)
-    };
-    match (two(p[i + 1], p[i + 2]), two(p[i + 4], p[i + 5])) {
-        (Some(h), Some(m)) => h <= 24 && m <= 60,
-        _ => false,
-    }
-}
-
-/// Go's `getnum(s, false)`: one or two digits.
-fn getnum(p: &[u8], i: &mut usize) -> Option<u32> {
-    if *i >= p.len() || !p[*i].is_ascii_digit() {
-        return None;
-    }
-    let d0 = (p[*i] - b'0') as u32;
-    if *i + 1 < p.len() && p[*i + 1].is_ascii_digit() {
-        let v = d0 * 10 + (p[*i + 1] - b'0') as u32;
-        *i += 2;
-        Some(v)
-    } else {
-        *i += 1;
-        Some(d0)
-    }
-}
-
-fn days_in(month: u32, year: u32) -> u32 {
-    match month {
-        2 => {
-            if (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400) {
-                29
-            } else {
-                28
-            }
-        }
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
 }

@@ -672,3 +672,36 @@ fn conformance_outputs_are_fixed_points() {
     );
     assert_eq!(failed, 0);
 }
+
+/// Strings carrying bytes that are not UTF-8 (`crate::bytestr`): YAML writes them as
+/// go-yaml does (`!!binary` base64, in lines of 70 when longer), JSON replaces each such
+/// byte by `\ufffd` (Go's `encoding/json`); a reserved char of the input comes out as
+/// itself.
+#[test]
+fn strings_that_are_not_utf8() {
+    let carried = |b: &[u8]| s(&crate::bytestr::decode(b));
+    assert_eq!(yaml_of(v(carried(b"\x80"))), "v: !!binary gA==\n");
+    assert_eq!(
+        json_of(v(carried(b"a\x80\xffb<"))),
+        "{\"v\":\"a\\ufffd\\ufffdb\\u003c\"}"
+    );
+    assert_eq!(
+        yaml_of(arr(vec![carried(b"\x80"), carried(&[0xd7, 0x6d, 0xf8])])),
+        // base64 that looks like a number stays plain after the tag
+        "- !!binary gA==\n- !!binary 1234\n"
+    );
+    let long = carried(&[0x80; 60]);
+    let yaml = yaml_of(v(long));
+    assert!(yaml.starts_with("v: !!binary |\n  gICA"), "{yaml}");
+    assert_eq!(yaml.lines().nth(1).unwrap().len(), 2 + 70);
+    assert_eq!(yaml.lines().count(), 3);
+    // a key
+    assert_eq!(
+        yaml_of(map(vec![(carried(b"\xfe"), s("x"))])),
+        "!!binary /g==: x\n"
+    );
+    // a reserved char of the input
+    let reserved = s(&crate::bytestr::decode("x\u{10FF80}".as_bytes()));
+    assert_eq!(json_of(v(reserved.clone())), "{\"v\":\"x\u{10FF80}\"}");
+    assert_eq!(yaml_of(v(reserved)), "v: \"x\\U0010FF80\"\n");
+}

@@ -1,0 +1,403 @@
+//! End-to-end tests of how YAML input is read: merge keys (`<<`, `!!merge <<`) in plain
+//! files and in templates, `--strict`, flow collections closed at their key's column,
+//! bytes that are not UTF-8, and the reference's YAML syntax error messages.
+
+mod common;
+
+use common::{tpl, trim_lines, Ytt};
+
+// ---------------------------------------------------------------------------------------
+// Merge keys
+// ---------------------------------------------------------------------------------------
+
+/// Anchored maps merged into nested maps and into the maps of an array.
+const MERGES: &str = "defaults: &d\n\
+                      \x20 image: app:1\n\
+                      \x20 pull: Always\n\
+                      \x20 limits: {cpu: 1}\n\
+                      containers:\n\
+                      - <<: *d\n\
+                      \x20 name: one\n\
+                      - name: two\n\
+                      \x20 <<: *d\n\
+                      \x20 pull: Never\n\
+                      spec:\n\
+                      \x20 template:\n\
+                      \x20   <<: *d\n";
+
+#[test]
+fn plain_file_merges_in_place_and_a_repeated_key_keeps_the_first_place_with_the_last_value() {
+    let out = tpl(MERGES, &[]);
+    assert_eq!(
+        out.ok(),
+        "defaults:\n  image: app:1\n  pull: Always\n  limits:\n    cpu: 1\n\
+         containers:\n\
+         - image: app:1\n  pull: Always\n  limits:\n    cpu: 1\n  name: one\n\
+         - name: two\n  image: app:1\n  pull: Never\n  limits:\n    cpu: 1\n\
+         spec:\n  template:\n    image: app:1\n    pull: Always\n    limits:\n      cpu: 1\n"
+    );
+}
+
+#[test]
+fn plain_file_key_before_the_merge_is_overridden_by_the_merged_item() {
+    // the merged items come later in the map, so theirs is the last value
+    let out = tpl("a: &a {x: 1, w: 2}\nb:\n  w: 0\n  <<: *a\n  z: 3\n", &[]);
+    assert_eq!(out.ok(), "a:\n  x: 1\n  w: 2\nb:\n  w: 2\n  x: 1\n  z: 3\n");
+}
+
+#[test]
+fn template_merge_then_repeated_key_is_a_duplicate_key_error() {
+    let src = format!("#@ x = 1\n{MERGES}");
+    let out = tpl(&src, &[]);
+    assert_eq!(
+        trim_lines(out.err()),
+        "ytt: Error:\n\
+         - __ytt_tpl2_start_node: expected key 'pull' to not be specified again (unless 'yaml/map-key-override' annotation is added)\n\
+         \x20   in <toplevel>\n\
+         \x20     tpl.yml:11 |   pull: Never\n"
+    );
+}
+
+#[test]
+fn template_merge_with_override_annotation_moves_the_key_to_its_own_place() {
+    let src = "#@ x = 1\n\
+               base: &b\n\
+               \x20 name: web\n\
+               \x20 image: nginx\n\
+               list:\n\
+               - <<: *b\n\
+               \x20 #@yaml/map-key-override\n\
+               \x20 name: web-2\n\
+               - <<: *b\n\
+               \x20 #@yaml/map-key-override\n\
+               \x20 name: #@ \"web-\" + str(x + 2)\n\
+               \x20 port: 80\n";
+    let expected = "base:\n  name: web\n  image: nginx\n\
+                    list:\n\
+                    - image: nginx\n  name: web-2\n\
+                    - image: nginx\n  name: web-3\n  port: 80\n";
+    assert_eq!(tpl(src, &[]).ok(), expected);
+    // the flag makes every repeated key an override
+    let implicit = src.replace("  #@yaml/map-key-override\n", "");
+    assert_eq!(
+        tpl(&implicit, &["--implicit-map-key-overrides"]).ok(),
+        expected
+    );
+}
+
+#[test]
+fn explicit_merge_tag_merges_like_the_plain_key() {
+    let plain = "b: &b\n  x: 1\nm:\n  !!merge <<: *b\n  z: 3\nf: {!!merge <<: *b, w: 4}\n";
+    assert_eq!(
+        tpl(plain, &[]).ok(),
+        "b:\n  x: 1\nm:\n  x: 1\n  z: 3\nf:\n  x: 1\n  w: 4\n"
+    );
+    let out = tpl(
+        "#@ x = 1\nb: &b\n  x: 1\nm:\n  !!merge <<: *b\n  x: 2\n",
+        &[],
+    );
+    assert!(
+        out.err()
+            .contains("expected key 'x' to not be specified again"),
+        "{}",
+        out.stderr
+    );
+    let out = tpl(
+        "#@ x = 1\nb: &b\n  x: 1\nm:\n  !!merge <<: *b\n  x: 2\n",
+        &["--implicit-map-key-overrides"],
+    );
+    assert_eq!(out.ok(), "b:\n  x: 1\nm:\n  x: 2\n");
+}
+
+#[test]
+fn merges_in_data_values() {
+    // a data-values template: a repeated key needs the annotation
+    let values = "#@data/values\n\
+                  ---\n\
+                  base: &b {name: a, port: 1}\n\
+                  svc:\n\
+                  \x20 <<: *b\n\
+                  \x20 #@yaml/map-key-override\n\
+                  \x20 port: 2\n";
+    let config = "#@ load(\"@ytt:data\", \"data\")\n\
+                  svc: #@ data.values.svc\n";
+    let y = Ytt::new()
+        .file("values.yml", values)
+        .file("config.yml", config);
+    assert_eq!(
+        y.run(&["-f", "values.yml", "-f", "config.yml"]).ok(),
+        "svc:\n  name: a\n  port: 2\n"
+    );
+    let y = Ytt::new()
+        .file(
+            "values.yml",
+            &values.replace("  #@yaml/map-key-override\n", ""),
+        )
+        .file("config.yml", config);
+    let out = y.run(&["-f", "values.yml", "-f", "config.yml"]);
+    assert!(
+        out.err()
+            .contains("expected key 'port' to not be specified again"),
+        "{}",
+        out.stderr
+    );
+    // a plain data-values file: first place, last value
+    let y = Ytt::new()
+        .file(
+            "defaults.yml",
+            "#@data/values\n---\nbase: {name: x, port: 0}\nsvc: {name: x, port: 0}\n",
+        )
+        .file(
+            "plain.yml",
+            "base: &b {name: a, port: 1}\nsvc:\n  <<: *b\n  port: 2\n",
+        )
+        .file("config.yml", config);
+    let out = y.run(&[
+        "-f",
+        "defaults.yml",
+        "-f",
+        "config.yml",
+        "--data-values-file",
+        "plain.yml",
+    ]);
+    assert_eq!(out.ok(), "svc:\n  name: a\n  port: 2\n");
+}
+
+#[test]
+fn merges_in_a_library_template() {
+    let y = Ytt::new()
+        .file(
+            "_ytt_lib/lib/config.yml",
+            "#@ x = 1\nb: &b {k: 1, j: 2}\nm:\n  <<: *b\n  #@yaml/map-key-override\n  k: 3\n",
+        )
+        .file(
+            "config.yml",
+            "#@ load(\"@ytt:library\", \"library\")\n\
+             #@ load(\"@ytt:template\", \"template\")\n\
+             --- #@ template.replace(library.get(\"lib\").eval())\n",
+        );
+    assert_eq!(
+        y.run(&["-f", "."]).ok(),
+        "b:\n  k: 1\n  j: 2\nm:\n  j: 2\n  k: 3\n"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// --strict
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn strict_reports_the_first_ambiguous_scalar_timestamps_included() {
+    let out = tpl("data:\n  date: 2024-03-01\n  zip: 01234\n", &["--strict"]);
+    assert_eq!(
+        trim_lines(out.err()),
+        "ytt: Error: Unmarshaling YAML template 'tpl.yml': yaml:\n  Strict parsing:\n    Found '2024-03-01' ambigious (could be !!str or !!timestamp)\n"
+    );
+    // quoted, it is a plain string
+    let out = tpl("data:\n  date: \"2024-03-01\"\n", &["--strict"]);
+    assert_eq!(out.ok(), "data:\n  date: \"2024-03-01\"\n");
+    // the same rule in a data-values file given by flag
+    let y = Ytt::new()
+        .file(
+            "config.yml",
+            "#@ load(\"@ytt:data\", \"data\")\nd: #@ data.values.d\n",
+        )
+        .file("values.yml", "#@data/values\n---\nd: x\n")
+        .file("dv.yml", "d: 2024-03-01\n");
+    let out = y.run(&[
+        "-f",
+        "config.yml",
+        "-f",
+        "values.yml",
+        "--data-values-file",
+        "dv.yml",
+        "--strict",
+    ]);
+    assert!(
+        out.err()
+            .contains("Found '2024-03-01' ambigious (could be !!str or !!timestamp)"),
+        "{}",
+        out.stderr
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Flow collections closed in their key's column
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn flow_collections_may_close_in_their_key_column() {
+    let src = "#@ x = 1\n\
+               containers:\n\
+               - name: app\n\
+               \x20 args: [\n\
+               \x20   \"--a\",\n\
+               \x20   \"--b\"\n\
+               \x20 ]\n\
+               \x20 env: {\n\
+               \x20   MODE: \"fast\"\n\
+               \x20 }\n\
+               \x20 port: #@ x\n";
+    let expected =
+        "containers:\n- name: app\n  args:\n  - --a\n  - --b\n  env:\n    MODE: fast\n  port: 1\n";
+    assert_eq!(tpl(src, &[]).ok(), expected);
+    // a plain file, and an error below the patched lines keeps its line number
+    assert_eq!(
+        tpl("args: [\n  \"--a\"\n]\nk: 1\n", &[]).ok(),
+        "args:\n- --a\nk: 1\n"
+    );
+    let out = tpl("args: [\n  \"--a\"\n]\nn: x: y\n", &[]);
+    assert_eq!(
+        trim_lines(out.err()),
+        "ytt: Error: Unmarshaling YAML template 'tpl.yml': yaml: line 4: mapping values are not allowed in this context\n"
+    );
+    // in a data-values file
+    let y = Ytt::new()
+        .file("values.yml", "#@data/values\n---\nargs: [\n  \"--a\"\n]\n")
+        .file(
+            "config.yml",
+            "#@ load(\"@ytt:data\", \"data\")\nargs: #@ data.values.args\n",
+        );
+    assert_eq!(
+        y.run(&["-f", "values.yml", "-f", "config.yml"]).ok(),
+        "args:\n- --a\n"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// YAML syntax errors
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn syntax_errors_have_the_reference_wording_and_line() {
+    // more content after a quoted scalar: go-yaml's parser stops at it, one line up
+    let out = tpl("#@ x = 1\nenv:\n  name: \"A\" \"B\"\n", &[]);
+    assert_eq!(
+        trim_lines(out.err()),
+        "ytt: Error: Unmarshaling YAML template 'tpl.yml': yaml: line 2: did not find expected key\n"
+    );
+    // a tab in the indentation, in a plain file and in a template
+    let out = tpl("spec:\n  replicas: 1\n\tselector: {}\n", &[]);
+    assert_eq!(
+        trim_lines(out.err()),
+        "ytt: Error: Unmarshaling YAML template 'tpl.yml': yaml: line 3: found a tab character that violates indentation\n"
+    );
+    let out = tpl("#@ x = 1\nspec:\n\treplicas: #@ x\n", &[]);
+    assert_eq!(
+        trim_lines(out.err()),
+        "ytt: Error: Unmarshaling YAML template 'tpl.yml': yaml: line 3: found character that cannot start any token\n"
+    );
+    // in a data-values file given by flag
+    let y = Ytt::new()
+        .file("config.yml", "a: 1\n")
+        .file("dv.yml", "a: \"x\"\n\tb: 2\n");
+    let out = y.run(&["-f", "config.yml", "--data-values-file", "dv.yml"]);
+    assert!(
+        out.err().contains(
+            "Unmarshaling YAML data values file 'dv.yml': yaml: line 2: found character that cannot start any token"
+        ),
+        "{}",
+        out.stderr
+    );
+    // a comment right after a quoted scalar is a comment (a plain one: an error in a
+    // template, dropped in a plain file)
+    assert_eq!(tpl("k: \"v\"#note\n", &[]).ok(), "k: v\n");
+}
+
+// ---------------------------------------------------------------------------------------
+// Bytes that are not UTF-8
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn text_templates_pass_non_utf8_bytes_through() {
+    let y = Ytt::new()
+        .file_bytes(
+            "t.txt",
+            b"(@ load(\"@ytt:data\", \"data\") @)caf\xe9 (@= \"x\" + data.read(\"raw.bin\") @) \xff\n",
+        )
+        .file_bytes("plain.txt", b"\xe9t\xe9\n")
+        .file_bytes("raw.bin", b"\x80\x00y");
+    let out = y.run(&[
+        "-f",
+        "t.txt",
+        "-f",
+        "plain.txt",
+        "-f",
+        "raw.bin",
+        "--file-mark",
+        "plain.txt:type=text-plain",
+        "--output-files",
+        "out",
+    ]);
+    out.ok();
+    assert_eq!(y.read_bytes("out/t.txt"), b"caf\xe9 x\x80\x00y \xff\n");
+    assert_eq!(y.read_bytes("out/plain.txt"), b"\xe9t\xe9\n");
+}
+
+#[test]
+fn binary_data_keeps_its_bytes() {
+    let bin: &[u8] = b"\x00\x01\x80\xfe\xffPNG";
+    let config = "#@ load(\"@ytt:data\", \"data\")\n\
+                  #@ load(\"@ytt:base64\", \"base64\")\n\
+                  #@ load(\"@ytt:md5\", \"md5\")\n\
+                  #@ load(\"@ytt:sha256\", \"sha256\")\n\
+                  #@ b = data.read(\"img.bin\")\n\
+                  raw: #@ b\n\
+                  b64: #@ base64.encode(b)\n\
+                  back: #@ base64.encode(base64.decode(base64.encode(b)))\n\
+                  md5: #@ md5.sum(b)\n\
+                  sha: #@ sha256.sum(b)\n\
+                  utf8: #@ base64.decode(\"aMOpbGxv\")\n\
+                  one: #@ base64.decode(\"gA==\")\n\
+                  long: #@ b * 10\n";
+    let y = Ytt::new()
+        .file_bytes("img.bin", bin)
+        .file("config.yml", config);
+    let out = y.run(&["-f", "config.yml", "-f", "img.bin"]);
+    // strings that are not UTF-8 are written as go-yaml writes them: !!binary base64,
+    // in lines of 70 characters when longer
+    assert_eq!(
+        out.ok(),
+        "raw: !!binary AAGA/v9QTkc=\n\
+         b64: AAGA/v9QTkc=\n\
+         back: AAGA/v9QTkc=\n\
+         md5: 316cb940b0f3ed0f4970ff5e1ff0fadf\n\
+         sha: 282cb6e8971a9c454cc6344dce99531498cae8495662bcd85c58b7e21633fec5\n\
+         utf8: héllo\n\
+         one: !!binary gA==\n\
+         long: !!binary |\n\
+         \x20 AAGA/v9QTkcAAYD+/1BORwABgP7/UE5HAAGA/v9QTkcAAYD+/1BORwABgP7/UE5HAAGA/v\n\
+         \x20 9QTkcAAYD+/1BORwABgP7/UE5HAAGA/v9QTkc=\n"
+    );
+    // JSON replaces each byte that is not UTF-8 by \ufffd (Go's encoding/json)
+    let out = y.run(&["-f", "config.yml", "-f", "img.bin", "-o", "json"]);
+    assert!(
+        out.ok().starts_with("{\"b64\":\"AAGA/v9QTkc=\",\"back\":\"AAGA/v9QTkc=\",\"long\":\"\\u0000\\u0001\\ufffd\\ufffd\\ufffdPNG"),
+        "{}",
+        out.stdout
+    );
+    // a !!binary input scalar round-trips
+    let out = tpl("a: !!binary gA==\nb: !!binary aGVsbG8=\n", &[]);
+    assert_eq!(out.ok(), "a: !!binary gA==\nb: hello\n");
+}
+
+#[test]
+fn data_value_file_of_binary_content() {
+    let y = Ytt::new()
+        .file_bytes("img.bin", b"\x89PNG\r\n")
+        .file("values.yml", "#@data/values\n---\nimg: \"\"\n")
+        .file(
+            "config.yml",
+            "#@ load(\"@ytt:data\", \"data\")\n#@ load(\"@ytt:base64\", \"base64\")\n\
+             img: #@ data.values.img\nb64: #@ base64.encode(data.values.img)\n",
+        );
+    let out = y.run(&[
+        "-f",
+        "values.yml",
+        "-f",
+        "config.yml",
+        "--data-value-file",
+        "img=img.bin",
+    ]);
+    assert_eq!(out.ok(), "img: !!binary iVBORw0K\nb64: iVBORw0K\n");
+}
