@@ -394,3 +394,33 @@ fn undeclared_keys_are_listed_sorted() {
         out.stderr
     );
 }
+
+/// Lists read from data values are the template's own: it may change them (`append`),
+/// as in the reference, though data values are converted to Starlark once and shared.
+#[test]
+fn lists_read_from_data_values_can_be_changed() {
+    let out = Ytt::new()
+        .file(
+            "v.yml",
+            "#@data/values\n---\nnames: [a]\nnested:\n  lists: [[1]]\n",
+        )
+        .file(
+            "t.yml",
+            "#@ load(\"@ytt:data\", \"data\")\n\
+             #@ def names():\n\
+             #@   l = data.values.names\n\
+             #@   l.append(\"b\")\n\
+             #@   return l\n\
+             #@ end\n\
+             #@ inner = data.values.nested.lists[0]\n\
+             #@ inner.append(2)\n\
+             names: #@ names()\n\
+             inner: #@ inner\n\
+             again: #@ data.values[\"names\"]\n",
+        )
+        .run(&["-f", "v.yml", "-f", "t.yml"]);
+    assert_eq!(
+        out.ok(),
+        "names:\n- a\n- b\ninner:\n- 1\n- 2\nagain:\n- a\n"
+    );
+}

@@ -264,3 +264,24 @@ fn data_read_of_missing_file_is_an_error() {
         "{err}"
     );
 }
+
+/// A Starlark file given to `-f` is run for its effects (a `print`, a check that fails),
+/// not only when loaded; it is no output file.
+#[test]
+fn starlark_files_given_are_run() {
+    let out = Ytt::new()
+        .file("a.yml", "a: 1\n")
+        .file("hello.star", "print(\"hello\")\n")
+        .run(&["-f", "a.yml", "-f", "hello.star"]);
+    assert_eq!((out.code, out.stdout.as_str()), (0, "a: 1\n"));
+    assert_eq!(out.stderr, "hello\n");
+    let out = Ytt::new()
+        .file("v.yml", "#@data/values\n---\ntag: \"\"\n")
+        .file(
+            "check.star",
+            "load(\"@ytt:data\", \"data\")\nload(\"@ytt:assert\", \"assert\")\nif data.values.tag == \"\":\n  assert.fail(\"tag must be set\")\nend\n",
+        )
+        .file("a.yml", "a: 1\n")
+        .run(&["-f", "."]);
+    assert!(out.err().contains("tag must be set"), "{}", out.stderr);
+}

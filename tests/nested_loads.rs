@@ -228,9 +228,10 @@ fn a_module_is_evaluated_once_however_often_it_is_loaded() {
              #@ end\n\
              a: #@ x + y\n",
         )
-        .run(&["-f", "."]);
+        .run(&["-f", "tpl.yml", "-f", "noisy.star"]);
     assert_eq!((out.code, out.stdout.as_str()), (0, "a: 2\n"));
-    assert_eq!(out.stderr, "evaluated\n");
+    // once for the loads, once more as a Starlark file given to `-f` (run after tpl.yml)
+    assert_eq!(out.stderr, "evaluated\nevaluated\n");
 }
 
 #[test]
@@ -386,7 +387,7 @@ fn syntax_error_in_a_loaded_star_file() {
             "t.yml",
             "#@ if True:\n#@   load(\"s.star\", \"x\")\n#@ end\na: 1\n",
         )
-        .run(&["-f", "."]);
+        .run(&["-f", "t.yml", "-f", "s.star"]);
     assert_eq!(
         out.err(),
         "ytt: Error: \n\

@@ -574,3 +574,48 @@ fn a_function_body_spanning_documents_is_an_error() {
          \x20     tpl.yml:6 | --- #@ f()\n"
     );
 }
+
+/// A function whose body's nodes are all skipped by `if`/`for` returns the collection its
+/// body is written in, empty — not None.
+#[test]
+fn a_function_whose_nodes_are_all_skipped_returns_an_empty_collection() {
+    let out = Ytt::new()
+        .file(
+            "funcs.lib.yml",
+            "#@ def no_items():\n\
+             #@ if False:\n\
+             a: 1\n\
+             #@ end\n\
+             #@ end\n\
+             ---\n\
+             #@ def no_elements():\n\
+             #@ for x in []:\n\
+             - #@ x\n\
+             #@ end\n\
+             #@ end\n\
+             ---\n\
+             #@ def no_docs():\n\
+             #@ if False:\n\
+             ---\n\
+             a: 1\n\
+             #@ end\n\
+             #@ end\n",
+        )
+        .file(
+            "tpl.yml",
+            "#@ load(\"@ytt:yaml\", \"yaml\")\n\
+             #@ load(\"funcs.lib.yml\", \"no_items\", \"no_elements\", \"no_docs\")\n\
+             m: #@ no_items()\n\
+             l: #@ no_elements()\n\
+             is_none: #@ no_items() == None\n\
+             encoded: #@ yaml.encode(no_items())\n\
+             docs: #@ len(no_docs())\n\
+             nested:\n\
+             \x20 inner: #@ no_items()\n",
+        )
+        .run(&["-f", "."]);
+    assert_eq!(
+        out.ok(),
+        "m: {}\nl: []\nis_none: false\nencoded: |\n  {}\ndocs: 0\nnested:\n  inner: {}\n"
+    );
+}

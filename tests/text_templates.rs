@@ -191,3 +191,12 @@ fn undefined_variable_in_text_template() {
          \x20   tpl.txt:2 | = str(missing) \n"
     );
 }
+
+/// A text function whose chunks are all skipped returns an empty string (not None).
+#[test]
+fn a_function_whose_chunks_are_all_skipped_returns_an_empty_string() {
+    assert_eq!(
+        render_ok("(@ def t(): @)(@ if False: @)x(@ end @)(@ end @)[(@= t() @)]\n"),
+        "[]\n"
+    );
+}

@@ -401,3 +401,24 @@ fn data_value_file_of_binary_content() {
     ]);
     assert_eq!(out.ok(), "img: !!binary iVBORw0K\nb64: iVBORw0K\n");
 }
+
+/// Many multi-line quoted scalars continued at their key's column (generated CRDs):
+/// accepted as go-yaml accepts them, however many there are.
+#[test]
+fn many_quoted_scalars_continued_at_the_key_column() {
+    let mut src = String::from("a:\n");
+    for i in 0..200 {
+        src.push_str(&format!(
+            "  k{i}: 'line one\n  line two'\n  d{i}: \"x\n  y\"\n"
+        ));
+    }
+    src.push_str("b: |\n  'not a scalar\nc: [\n  'x',\n  'y'\n]\n");
+    let out = Ytt::new()
+        .file("c.yml", &src)
+        .run(&["-f", "c.yml", "-o", "json"]);
+    let json = out.ok();
+    assert!(json.contains(r#""k199":"line one line two""#), "{json}");
+    assert!(json.contains(r#""d199":"x y""#), "{json}");
+    assert!(json.contains(r#""b":"'not a scalar\n""#), "{json}");
+    assert!(json.contains(r#""c":["x","y"]"#), "{json}");
+}

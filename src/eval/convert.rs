@@ -170,7 +170,7 @@ pub fn from_node_struct<'v>(heap: Heap<'v>, n: &Node) -> anyhow::Result<Value<'v
                 };
                 fields.insert(k.clone(), from_node_struct(heap, &i.value)?);
             }
-            heap.alloc(YttStruct::new(fields))
+            heap.alloc(YttStruct::data_values(fields))
         }
         Node::Array(a) => {
             let mut items = Vec::with_capacity(a.items.len());

@@ -81,6 +81,9 @@ struct Ctx {
     /// Documents already finished and materialised (a new document started after them),
     /// so that the arena holds one document at a time.
     done_docs: Vec<Doc>,
+    /// What a function returns when its code reaches none of its nodes: the collection
+    /// (or text) its body's nodes are written in, empty.
+    empty_kind: Option<TKind>,
 }
 
 /// State shared by every template evaluated in one run.
@@ -175,7 +178,25 @@ impl Runtime {
             .ok_or_else(|| anyhow!("internal error: unknown template {id}"))
     }
 
-    fn start_ctx(&self, template: u32) {
+    /// Opens a node context; `first_node` is the first node of a function's body.
+    fn start_ctx(&self, template: u32, first_node: Option<u32>) -> anyhow::Result<()> {
+        let empty_kind = match first_node {
+            Some(tag) => {
+                let t = self.tpl(template)?;
+                let node = t
+                    .nodes
+                    .get(tag as usize)
+                    .ok_or_else(|| anyhow!("internal error: unknown node {tag}"))?;
+                Some(match node.kind {
+                    TKind::MapItem => TKind::Map,
+                    TKind::ArrayItem => TKind::Array,
+                    TKind::Doc => TKind::DocSet,
+                    TKind::TextChunk => TKind::Text,
+                    other => other,
+                })
+            }
+            None => None,
+        };
         self.ctxs.borrow_mut().push(Ctx {
             template,
             arena: Vec::new(),
@@ -183,7 +204,9 @@ impl Runtime {
             parents: Vec::new(),
             pending_annotations: Vec::new(),
             done_docs: Vec::new(),
+            empty_kind,
         });
+        Ok(())
     }
 
     /// Marks the start of a module's evaluation.
@@ -497,7 +520,20 @@ impl Runtime {
         let mut ctx = self.pop_ctx()?;
         let t = self.tpl(ctx.template)?;
         let Some(root) = ctx.root else {
-            return Ok(heap.alloc(YamlFragment::new(FragmentNode::Empty)));
+            // no node reached (all skipped by `if`/`for`): the body's collection, empty
+            return Ok(match ctx.empty_kind {
+                Some(TKind::Map) => {
+                    heap.alloc(YamlFragment::new(FragmentNode::Map(Map::default())))
+                }
+                Some(TKind::Array) => {
+                    heap.alloc(YamlFragment::new(FragmentNode::Array(Array::default())))
+                }
+                Some(TKind::DocSet) => {
+                    heap.alloc(YamlFragment::new(FragmentNode::DocSet(DocSet::default())))
+                }
+                Some(TKind::Text) => heap.alloc(""),
+                _ => heap.alloc(YamlFragment::new(FragmentNode::Empty)),
+            });
         };
         let done = std::mem::take(&mut ctx.done_docs);
         let m = Materializer { t: &t, ctx: &ctx };
@@ -960,8 +996,13 @@ pub fn instructions(builder: &mut GlobalsBuilder) {
         })
     }
 
-    fn __ytt_start_ctx(template: i32, eval: &mut Evaluator) -> anyhow::Result<NoneType> {
-        runtime(eval)?.start_ctx(as_u32(template)?);
+    fn __ytt_start_ctx(
+        template: i32,
+        first_node: Option<i32>,
+        eval: &mut Evaluator,
+    ) -> anyhow::Result<NoneType> {
+        let first_node = first_node.map(as_u32).transpose()?;
+        runtime(eval)?.start_ctx(as_u32(template)?, first_node)?;
         Ok(NoneType)
     }
 

@@ -8,9 +8,10 @@ use starlark::any::ProvidesStaticType;
 use starlark::coerce::Coerce;
 use starlark::collections::SmallMap;
 use starlark::starlark_complex_value;
+use starlark::values::list::{AllocList, ListRef};
 use starlark::values::{
-    Freeze, FreezeResult, Freezer, Heap, NoSerialize, StarlarkPagable, StarlarkValue, Trace, Value,
-    ValueLike,
+    Freeze, FreezeResult, Freezer, Heap, NoSerialize, StarlarkPagable, StarlarkValue, Trace,
+    Tracer, Value, ValueLike,
 };
 use starlark_derive::starlark_value;
 
@@ -18,12 +19,49 @@ use starlark_derive::starlark_value;
 #[repr(C)]
 pub struct YttStructGen<V> {
     pub fields: SmallMap<String, V>,
+    #[starlark_pagable(skip)]
+    data: Data,
 }
 starlark_complex_value!(pub YttStruct);
 
+/// Whether a struct holds data values (`data.values`, a library's `data_values()`).
+/// Those are converted to Starlark once and frozen, yet in the reference they are fresh
+/// values a template may change: a list read from them is the reader's own copy
+/// (`l = data.values.names; l.append("x")` works). Other structs (`struct.make` in a
+/// loaded module) keep their frozen lists frozen.
+#[derive(Debug, Clone, Copy, Default, Allocative)]
+struct Data(bool);
+
+// SAFETY: `Data` holds no value: coercing and tracing it are no-ops.
+unsafe impl Coerce<Data> for Data {}
+unsafe impl<'v> Trace<'v> for Data {
+    fn trace(&mut self, _tracer: &Tracer<'v>) {}
+}
+
 impl<'v> YttStruct<'v> {
     pub fn new(fields: SmallMap<String, Value<'v>>) -> Self {
-        YttStructGen { fields }
+        YttStructGen {
+            fields,
+            data: Data(false),
+        }
+    }
+
+    /// A struct of data values (see [`Data`]).
+    pub fn data_values(fields: SmallMap<String, Value<'v>>) -> Self {
+        YttStructGen {
+            fields,
+            data: Data(true),
+        }
+    }
+}
+
+/// A list read from data values: frozen lists become fresh lists (their lists too).
+fn thawed<'v>(v: Value<'v>, heap: Heap<'v>) -> Value<'v> {
+    match ListRef::from_value(v) {
+        Some(list) if v.unpack_frozen().is_some() => heap.alloc(AllocList(
+            list.content().iter().map(|item| thawed(*item, heap)),
+        )),
+        _ => v,
     }
 }
 
@@ -34,7 +72,10 @@ impl<'v> Freeze for YttStruct<'v> {
         for (k, v) in self.fields.into_iter() {
             fields.insert(k, v.freeze(freezer)?);
         }
-        Ok(YttStructGen { fields })
+        Ok(YttStructGen {
+            fields,
+            data: self.data,
+        })
     }
 }
 
@@ -67,8 +108,9 @@ impl<'v, V: ValueLike<'v>> StarlarkValue<'v> for YttStructGen<V>
 where
     Self: ProvidesStaticType<'v>,
 {
-    fn get_attr(&self, attribute: &str, _heap: Heap<'v>) -> Option<Value<'v>> {
-        self.fields.get(attribute).map(|v| v.to_value())
+    fn get_attr(&self, attribute: &str, heap: Heap<'v>) -> Option<Value<'v>> {
+        let v = self.fields.get(attribute)?.to_value();
+        Some(if self.data.0 { thawed(v, heap) } else { v })
     }
 
     fn has_attr(&self, attribute: &str, _heap: Heap<'v>) -> bool {
@@ -79,7 +121,7 @@ where
         self.fields.keys().cloned().collect()
     }
 
-    fn at(&self, index: Value<'v>, _heap: Heap<'v>) -> starlark::Result<Value<'v>> {
+    fn at(&self, index: Value<'v>, heap: Heap<'v>) -> starlark::Result<Value<'v>> {
         let Some(key) = index.unpack_str() else {
             return Err(starlark::Error::new_other(anyhow::anyhow!(
                 "struct key must be a string, but was {}",
@@ -87,6 +129,7 @@ where
             )));
         };
         match self.fields.get(key) {
+            Some(v) if self.data.0 => Ok(thawed(v.to_value(), heap)),
             Some(v) => Ok(v.to_value()),
             None => Err(starlark::Error::new_other(anyhow::anyhow!(
                 "struct has no .{key} field or method"

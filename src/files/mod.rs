@@ -71,9 +71,10 @@ fn base_name(rel_path: &str) -> &str {
     rel_path.rsplit('/').next().unwrap_or(rel_path)
 }
 
-/// A library file (evaluated only when `load()`ed): `.star` by extension, or a file whose
-/// second-to-last extension is `lib` (`x.lib.yml`, `x.lib.yaml`, `x.lib.txt`).
-/// Decided by the path, never by a `type=` mark.
+/// A library file, never an output of its own: `.star` by extension (still run for its
+/// effects, see `workspace::execution::library_outputs`), or a file whose second-to-last
+/// extension is `lib` (`x.lib.yml`, `x.lib.yaml`, `x.lib.txt`: evaluated only when
+/// `load()`ed). Decided by the path, never by a `type=` mark.
 pub fn is_library_path(rel_path: &str) -> bool {
     let base = base_name(rel_path);
     let parts: Vec<&str> = base.split('.').collect();

@@ -1,5 +1,7 @@
 //! `-f` arguments → files: paths, directories (walked recursively, sorted within each
-//! argument), `-` (standard input, named `stdin.yml`), `name=path`, and the symlink policy.
+//! argument), `-` (standard input, named `stdin.yml`), `name=path`, and the rules every
+//! input file is read under (`-f`, `--data-values-file`, `--data-value-file`): the
+//! symlink policy, regular files and named pipes only, a size limit.
 
 use std::fs;
 use std::io::Read;
@@ -34,6 +36,26 @@ pub struct SourceOptions {
 
 static STDIN_READ: AtomicBool = AtomicBool::new(false);
 
+/// The most bytes read from one input (a file, a pipe, standard input): configuration is
+/// far smaller, and an endless stream is refused instead of read until memory runs out.
+pub const MAX_INPUT_BYTES: u64 = 256 << 20;
+
+/// Reads `r` whole, refusing more than [`MAX_INPUT_BYTES`].
+fn read_limited(mut r: impl Read, name: &str) -> Result<Vec<u8>> {
+    let mut buf = Vec::new();
+    r.by_ref()
+        .take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| anyhow!("{}", go_io_error("read", name, &e)))?;
+    if buf.len() as u64 > MAX_INPUT_BYTES {
+        bail!(
+            "Expected '{name}' to hold at most {} MiB, but it holds more",
+            MAX_INPUT_BYTES >> 20
+        );
+    }
+    Ok(buf)
+}
+
 /// Reads all of standard input. Standard input can be read only once per run; a second
 /// read (`-` given to two flags) is an error.
 pub fn read_stdin() -> Result<Vec<u8>> {
@@ -42,12 +64,21 @@ pub fn read_stdin() -> Result<Vec<u8>> {
             "Standard input has already been read, has the '-' argument been used in more than one flag?"
         );
     }
-    let mut buf = Vec::new();
-    std::io::stdin()
-        .lock()
-        .read_to_end(&mut buf)
-        .map_err(|e| anyhow!("{}", go_io_error("read", "/dev/stdin", &e)))?;
-    Ok(buf)
+    read_limited(std::io::stdin().lock(), "/dev/stdin")
+}
+
+/// Reads a file named by an input flag: a symbolic link only when the symlink policy
+/// allows its destination; then only a regular file or a named pipe (standard input as
+/// `/dev/stdin`, process substitution such as `<(cmd)`) — never a device such as
+/// `/dev/zero` — and no more than [`MAX_INPUT_BYTES`].
+pub fn read_input(path: &str, opts: &SourceOptions) -> Result<Vec<u8>> {
+    fs::symlink_metadata(path)
+        .map_err(|e| anyhow!("Checking file '{path}': {}", go_io_error("lstat", path, &e)))?;
+    check_symlink(Path::new(path), opts)?;
+    let meta = fs::metadata(path)
+        .map_err(|e| anyhow!("Checking file '{path}': {}", go_io_error("stat", path, &e)))?;
+    check_file_type(path, &meta.file_type())?;
+    read_file(path)
 }
 
 /// Collects the files named by `-f` arguments, in command-line order (each directory's
@@ -101,13 +132,11 @@ fn collect_one(arg: &str, opts: &SourceOptions, out: &mut Vec<SourceFile>) -> Re
         return Ok(());
     }
 
-    check_symlink(Path::new(path), opts)?;
-    check_file_type(path, &meta.file_type())?;
     let rel_path = match name {
         Some(n) => n.to_owned(),
         None => base_name(path),
     };
-    let data = read_file(path)?;
+    let data = read_input(path, opts)?;
     out.push(SourceFile {
         rel_path,
         data: data.into(),
@@ -123,8 +152,11 @@ fn base_name(path: &str) -> String {
     }
 }
 
+/// Reads a file already checked (`check_symlink`, `check_file_type`).
 fn read_file(path: &str) -> Result<Vec<u8>> {
-    fs::read(path).map_err(|e| anyhow!("Reading file '{path}': {}", go_io_error("read", path, &e)))
+    let f = fs::File::open(path)
+        .map_err(|e| anyhow!("Reading file '{path}': {}", go_io_error("open", path, &e)))?;
+    read_limited(f, path).map_err(|e| anyhow!("Reading file '{path}': {e:#}"))
 }
 
 fn check_file_type(path: &str, ft: &fs::FileType) -> Result<()> {
@@ -133,7 +165,7 @@ fn check_file_type(path: &str, ft: &fs::FileType) -> Result<()> {
     } else if ft.is_dir() {
         bail!("Expected file '{path}' to be a regular file or a named pipe, but it is a directory")
     } else {
-        bail!("Expected file '{path}' to be a regular file or a named pipe, but it is not")
+        bail!("Expected file '{path}' to be a regular file, but was not")
     }
 }
 

@@ -182,6 +182,8 @@ enum LineKind {
 struct Block {
     is_def: bool,
     uses_tpl: bool,
+    /// A def's first YAML (or text) node: what it returns when no node is reached.
+    first_node: Option<u32>,
     stmts: usize,
     opened_at: usize,
 }
@@ -277,11 +279,15 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
             if (ll.first..=ll.last).any(|p| lines[p].node_instr) {
                 blocks[d].uses_tpl = true;
             }
+            if blocks[d].first_node.is_none() {
+                blocks[d].first_node = (ll.first..=ll.last).find_map(|p| lines[p].start_tag);
+            }
         }
         if ll.ends_with_colon {
             blocks.push(Block {
                 is_def: matches!(ll.first_tok, Token::Def),
                 uses_tpl: false,
+                first_node: None,
                 stmts: 0,
                 opened_at: i,
             });
@@ -406,7 +412,12 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
             if blocks[b].is_def {
                 // either statement keeps the body from being inlined (see NO_INLINE)
                 let first = if blocks[b].uses_tpl {
-                    format!("{}({template_id})", instr::START_CTX)
+                    // the first node tells what the body returns when the code reaches
+                    // none of its nodes (an empty map, array, document set or text)
+                    match blocks[b].first_node {
+                        Some(tag) => format!("{}({template_id}, {tag})", instr::START_CTX),
+                        None => format!("{}({template_id})", instr::START_CTX),
+                    }
                 } else {
                     format!("{} = None", instr::NO_INLINE)
                 };

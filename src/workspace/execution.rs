@@ -437,7 +437,10 @@ pub fn library_outputs(
         } else {
             !file.is_library || file.for_output
         };
-        if !wanted {
+        // every Starlark file given is run for its effects (a `print`, a check that
+        // fails), as the reference runs them, even when it is no output file
+        let run_only = !wanted && !exclusive && file.kind == FileKind::Starlark;
+        if !wanted && !run_only {
             continue;
         }
         let content = match file.kind {
@@ -474,8 +477,8 @@ pub fn library_outputs(
                 }
             }
             FileKind::TextPlain => OutputContent::Text(text_of(file)?.into_owned()),
-            // a Starlark file for output (marked as Starlark, or a library file marked
-            // for output) is evaluated for its effects (print, fail)
+            // run for its effects (print, fail); marked for output, it is an output of
+            // no type (refused by --output-files)
             FileKind::Starlark => {
                 if let Compiled::Template(t) =
                     compile_file(rt, file, settings.compile, settings.strict)?
@@ -483,6 +486,9 @@ pub fn library_outputs(
                     let loader = eval.loader_for(&f.path);
                     run_template(rt, super::globals(), &loader, &t)
                         .map_err(|e| anyhow!("Evaluating starlark template: {e}"))?;
+                }
+                if run_only {
+                    continue;
                 }
                 OutputContent::Starlark
             }

@@ -97,7 +97,9 @@ pub(super) fn map_scan_error(e: &ScanError, text: &str, place: Place, cursor: us
     }
     if info == "invalid indentation in quoted scalar" {
         let err = YamlError::at(Some(line), "did not find expected key");
-        return match pad_quoted(text, m) {
+        // every such scalar of the file at once (generated CRDs hold hundreds; one parse
+        // each would be quadratic), then this one if the scan missed it
+        return match pad_all_quoted(text).or_else(|| pad_quoted(text, m)) {
             Some(t) => Failure::Retry(t, err),
             None => Failure::Yaml(err),
         };
@@ -176,6 +178,146 @@ pub(super) fn map_scan_error(e: &ScanError, text: &str, place: Place, cursor: us
         _ => info,
     };
     scanner(msg)
+}
+
+/// Indents the continuation lines of every multi-line quoted scalar of `text` past its
+/// opening quote, as [`pad_quoted`] does for one (`None` when none needed it).
+///
+/// A light scan of block YAML: comments and block scalar bodies are skipped, and a quote
+/// opens a scalar only where a value starts — first on its line after an indicator
+/// (`- `, `: `, `? `, `[`, `{`, `,`), or first on a line that follows one ending in an
+/// indicator. It runs only on text saphyr rejected for such a line, and its result is
+/// parsed again, so a scalar it misses is still padded by the retry that follows.
+pub(super) fn pad_all_quoted(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len() + 256);
+    let mut changed = false;
+    // the last non-blank byte outside comments, and the indentation of a block scalar
+    // header's line while its body is skipped
+    let mut last: u8 = b'\n';
+    let mut flow_depth = 0usize;
+    let mut block_body_of: Option<usize> = None;
+    let mut i = 0;
+    while i < b.len() {
+        // at a line start
+        let line_start = i;
+        let ws = b[i..].iter().take_while(|&&c| c == b' ').count();
+        let line_end = b[i..]
+            .iter()
+            .position(|&c| c == b'\n')
+            .map_or(b.len(), |p| i + p);
+        let blank = b[i + ws..line_end].iter().all(|c| c.is_ascii_whitespace());
+        if let Some(header_indent) = block_body_of {
+            if blank || ws > header_indent {
+                out.push_str(&text[line_start..(line_end + 1).min(b.len())]);
+                i = line_end + 1;
+                continue;
+            }
+            block_body_of = None;
+        }
+        let mut j = i + ws;
+        out.push_str(&text[line_start..j]);
+        while j < line_end {
+            let c = b[j];
+            let starts_value = match last {
+                b'\n' => true,
+                b'-' | b':' | b'?' => j > 0 && (b[j - 1] == b' ' || b[j - 1] == b'\t'),
+                b'[' | b'{' => true,
+                b',' => flow_depth > 0,
+                _ => false,
+            };
+            if c == b'#' && (j == i + ws || b[j - 1] == b' ' || b[j - 1] == b'\t') {
+                out.push_str(&text[j..line_end]);
+                j = line_end;
+                break;
+            }
+            if (c == b'"' || c == b'\'') && starts_value {
+                let col = text[line_start..j].chars().count();
+                let (end, padded) = quoted_end(text, j, col + 1)?;
+                changed |= padded.len() != end - j;
+                out.push_str(&padded);
+                last = c;
+                j = end;
+                // the scalar may have ended on a later line
+                continue;
+            }
+            if (c == b'|' || c == b'>') && starts_value {
+                let rest = text[j + 1..line_end]
+                    .trim_start_matches(|x: char| x.is_ascii_digit() || x == '-' || x == '+');
+                if rest.trim().is_empty() || rest.trim_start().starts_with('#') {
+                    block_body_of = Some(ws);
+                }
+            }
+            match c {
+                b'[' | b'{' => flow_depth += 1,
+                b']' | b'}' => flow_depth = flow_depth.saturating_sub(1),
+                _ => {}
+            }
+            if c != b' ' && c != b'\t' && c != b'\r' {
+                last = c;
+            }
+            let l = utf8_len(c);
+            out.push_str(text.get(j..j + l)?);
+            j += l;
+        }
+        // `j` may have moved past `line_end` (a scalar spanning lines): go on from there
+        let next = b[j..]
+            .iter()
+            .position(|&c| c == b'\n')
+            .map_or(b.len(), |p| j + p);
+        out.push_str(&text[j..next]);
+        if next < b.len() {
+            out.push('\n');
+        }
+        i = next + 1;
+    }
+    changed.then_some(out)
+}
+
+/// The end (byte after the closing quote) of the quoted scalar opening at `start`, and
+/// its text with continuation lines indented to at least `want` columns.
+fn quoted_end(text: &str, start: usize, want: usize) -> Option<(usize, String)> {
+    let b = text.as_bytes();
+    let quote = b[start];
+    let mut out = String::new();
+    out.push(quote as char);
+    let mut i = start + 1;
+    while i < b.len() {
+        let c = b[i];
+        if c == quote {
+            if quote == b'\'' && b.get(i + 1) == Some(&b'\'') {
+                out.push_str("''");
+                i += 2;
+                continue;
+            }
+            out.push(quote as char);
+            return Some((i + 1, out));
+        }
+        if c == b'\\' && quote == b'"' && i + 1 < b.len() && b[i + 1] != b'\n' {
+            out.push('\\');
+            let l = utf8_len(b[i + 1]);
+            out.push_str(text.get(i + 1..i + 1 + l)?);
+            i += 1 + l;
+            continue;
+        }
+        if c == b'\n' {
+            out.push('\n');
+            i += 1;
+            let ws = b[i..].iter().take_while(|&&x| x == b' ').count();
+            let rest_blank = b[i + ws..]
+                .first()
+                .is_none_or(|&x| x == b'\n' || x == b'\r');
+            if ws < want && !rest_blank {
+                out.extend(std::iter::repeat_n(' ', want - ws));
+            }
+            continue;
+        }
+        let l = utf8_len(c);
+        out.push_str(text.get(i..i + l)?);
+        i += l;
+    }
+    // unterminated: not a scalar this scan understands
+    None
 }
 
 /// Indent the continuation lines of the quoted scalar starting at `m` (its leading blanks
