@@ -8,15 +8,21 @@ use std::sync::Arc;
 use anyhow::{anyhow, bail, Result};
 
 use super::options::DataValuesOptions;
-use crate::files;
+use crate::files::{self, SourceOptions};
 use crate::workspace::CliValues;
 use crate::yaml::parser::{parse, ParseOptions};
 use crate::yaml::Node;
 
-pub fn cli_values(opts: &DataValuesOptions, strict: bool) -> Result<Vec<CliValues>> {
+/// The data values of the command line. Files are read under the rules of every input
+/// (`files::read_input`: the symlink policy of `sources`, regular files and pipes only).
+pub fn cli_values(
+    opts: &DataValuesOptions,
+    strict: bool,
+    sources: &SourceOptions,
+) -> Result<Vec<CliValues>> {
     let mut out = Vec::new();
     for f in &opts.files {
-        out.extend(values_file(f, strict).map_err(|e| {
+        out.extend(values_file(f, strict, sources).map_err(|e| {
             anyhow!(
                 "Extracting data value from file:\n{}",
                 indent(&format!("{e:#}"), 2)
@@ -58,7 +64,7 @@ pub fn cli_values(opts: &DataValuesOptions, strict: bool) -> Result<Vec<CliValue
     }
     for kv in &opts.kv_files {
         let (library, path, file) = split_kv(kv)?;
-        let bytes = read_path(file)?;
+        let bytes = read_path(file, sources)?;
         // a string value holds the file's bytes, UTF-8 or not (see `crate::bytestr`)
         let text = crate::bytestr::decode_vec(bytes);
         out.push(CliValues::KeyValue {
@@ -117,30 +123,42 @@ fn yaml_value(text: &str, source: &str, strict: bool) -> Result<Node> {
         .unwrap_or(Node::Null))
 }
 
-fn read_path(path: &str) -> Result<Vec<u8>> {
+fn read_path(path: &str, sources: &SourceOptions) -> Result<Vec<u8>> {
     if path == "-" {
         return files::read_stdin();
     }
-    std::fs::read(path).map_err(|e| anyhow!("Reading file '{path}': {e}"))
+    files::read_input(path, sources)
 }
 
-/// `--data-values-file [@lib:]path`: a YAML file, a directory of them, or `-`.
-fn values_file(spec: &str, strict: bool) -> Result<Vec<CliValues>> {
+/// `--data-values-file [@lib:]path`: a YAML file, a directory of them (other files are
+/// skipped), or `-`.
+fn values_file(spec: &str, strict: bool, sources: &SourceOptions) -> Result<Vec<CliValues>> {
     let (library, path) = split_library(spec)?;
-    let mut paths = Vec::new();
-    if path != "-" && Path::new(path).is_dir() {
-        collect_yaml_files(Path::new(path), &mut paths)?;
+    // (name, content)
+    let mut inputs: Vec<(String, Vec<u8>)> = Vec::new();
+    if path == "-" {
+        let bytes =
+            files::read_stdin().map_err(|e| anyhow!("Reading file 'stdin.yml':\n  {e:#}"))?;
+        inputs.push(("stdin.yml".to_owned(), bytes));
+    } else if Path::new(path).is_dir() {
+        // a link to a directory is allowed as a link to a file is
+        files::read_input_dir_check(path, sources)?;
+        let is_yaml = |name: &str| name.ends_with(".yml") || name.ends_with(".yaml");
+        let mut found = Vec::new();
+        files::walk_dir(Path::new(path), "", sources, &is_yaml, &mut found)?;
+        for f in found {
+            inputs.push((
+                format!("{}/{}", path.trim_end_matches('/'), f.rel_path),
+                f.data.to_vec(),
+            ));
+        }
     } else {
-        paths.push(path.to_owned());
+        let bytes = files::read_input(path, sources)
+            .map_err(|e| anyhow!("Reading file '{path}':\n  {e:#}"))?;
+        inputs.push((path.to_owned(), bytes));
     }
     let mut out = Vec::new();
-    for p in paths {
-        let name = if p == "-" {
-            "stdin.yml".to_owned()
-        } else {
-            p.clone()
-        };
-        let bytes = read_path(&p).map_err(|e| anyhow!("Reading file '{name}':\n  {e:#}"))?;
+    for (name, bytes) in inputs {
         let display = Path::new(&name)
             .file_name()
             .map_or(name.clone(), |n| n.to_string_lossy().into_owned());
@@ -178,26 +196,6 @@ fn indent(text: &str, n: usize) -> String {
 fn plain(mut n: Node) -> Node {
     crate::yaml::parser::dedup_last_wins_deep(&mut n);
     n
-}
-
-fn collect_yaml_files(dir: &Path, out: &mut Vec<String>) -> Result<()> {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .map_err(|e| anyhow!("Reading directory '{}': {e}", dir.display()))?
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            collect_yaml_files(&p, out)?;
-        } else if matches!(
-            p.extension().and_then(|e| e.to_str()),
-            Some("yml") | Some("yaml")
-        ) {
-            out.push(p.to_string_lossy().into_owned());
-        }
-    }
-    Ok(())
 }
 
 /// `--data-values-env[-yaml] [@lib:]PREFIX`: variables `PREFIX_a__b=value`.

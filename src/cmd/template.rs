@@ -49,7 +49,8 @@ fn evaluate(opts: &Options, sources: Vec<SourceFile>) -> Result<RunOutput> {
     if opts.files.files_inspect {
         return Ok(files_inspect(&inputs));
     }
-    let data_values = super::data_values::cli_values(&opts.data_values, opts.strict)?;
+    let data_values =
+        super::data_values::cli_values(&opts.data_values, opts.strict, &opts.files.symlinks)?;
     if inputs.is_empty() && !opts.data_values.inspect {
         // Nothing to evaluate: no output (as the reference).
         return Ok(RunOutput::default());
@@ -84,7 +85,11 @@ fn schema_inspect(opts: &Options, inputs: Vec<InputFile>) -> Result<()> {
         implicit_map_key_overrides: opts.implicit_map_key_overrides,
         strict: opts.strict,
         debug: opts.debug,
-        data_values: super::data_values::cli_values(&opts.data_values, opts.strict)?,
+        data_values: super::data_values::cli_values(
+            &opts.data_values,
+            opts.strict,
+            &opts.files.symlinks,
+        )?,
         data_values_inspect: false,
         schema_inspect: true,
         disable_values_validation: true,

@@ -14,7 +14,7 @@ pub mod source;
 
 use std::sync::Arc;
 
-pub use source::{collect, read_stdin, SourceOptions};
+pub use source::{collect, read_input, read_input_dir_check, read_stdin, walk_dir, SourceOptions};
 
 /// How a file takes part in a run (by extension, or by `--file-mark type=`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

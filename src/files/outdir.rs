@@ -97,6 +97,9 @@ impl OutputDirectory {
             if !seen.insert(dest.clone()) {
                 bail!("Multiple files have same output destination paths: {dest}");
             }
+            if !self.empty_first {
+                refuse_links_inside(&self.dir, rel)?;
+            }
         }
         Ok(())
     }
@@ -142,6 +145,8 @@ impl OutputDirectory {
             if let Some(parent) = dest_path.parent() {
                 create_dirs(parent, created)?;
             }
+            // checked again as the file is written: an earlier file's directory is known
+            refuse_links_inside(&self.dir, rel)?;
             let existed = dest_path.exists();
             let mut f = fs::OpenOptions::new()
                 .write(true)
@@ -161,6 +166,25 @@ impl OutputDirectory {
         }
         Ok(log)
     }
+}
+
+/// Refuses to write `rel` under `dir` through a symbolic link inside `dir` (a directory
+/// on the way, or the file itself): it could lead anywhere. `dir` itself may be a link.
+fn refuse_links_inside(dir: &str, rel: &str) -> Result<()> {
+    let mut path = PathBuf::from(dir);
+    for part in go_clean(rel).split('/') {
+        path.push(part);
+        match fs::symlink_metadata(&path) {
+            Ok(m) if m.file_type().is_symlink() => bail!(
+                "Expected output path '{}' to not be a symbolic link (refusing to write through it, outside of the output directory)",
+                path.display()
+            ),
+            Ok(_) => {}
+            // nothing there yet: nothing below it either
+            Err(_) => return Ok(()),
+        }
+    }
+    Ok(())
 }
 
 fn create_dirs(dir: &Path, created: &mut Vec<PathBuf>) -> Result<()> {

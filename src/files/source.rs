@@ -81,6 +81,12 @@ pub fn read_input(path: &str, opts: &SourceOptions) -> Result<Vec<u8>> {
     read_file(path)
 }
 
+/// Checks a directory named by an input flag against the symlink policy (it may be a
+/// link); its files are then read with [`walk_dir`].
+pub fn read_input_dir_check(path: &str, opts: &SourceOptions) -> Result<()> {
+    check_symlink(Path::new(path), opts)
+}
+
 /// Collects the files named by `-f` arguments, in command-line order (each directory's
 /// files sorted by relative path).
 pub fn collect(args: &[String], opts: &SourceOptions) -> Result<Vec<SourceFile>> {
@@ -126,7 +132,7 @@ fn collect_one(arg: &str, opts: &SourceOptions, out: &mut Vec<SourceFile>) -> Re
     if meta.is_dir() {
         check_symlink(Path::new(path), opts)?;
         let mut group = Vec::new();
-        walk_dir(Path::new(path), "", opts, &mut group)?;
+        walk_dir(Path::new(path), "", opts, &|_| true, &mut group)?;
         group.sort_by(|a: &SourceFile, b| a.rel_path.cmp(&b.rel_path));
         out.extend(group);
         return Ok(());
@@ -169,10 +175,14 @@ fn check_file_type(path: &str, ft: &fs::FileType) -> Result<()> {
     }
 }
 
-fn walk_dir(
+/// The files under `dir` (recursively, each directory sorted by name) whose name `keep`
+/// accepts, read under the same rules as any input (see [`read_input`]); symbolic links
+/// to directories are not followed, so no directory is walked twice.
+pub fn walk_dir(
     dir: &Path,
     rel_prefix: &str,
     opts: &SourceOptions,
+    keep: &dyn Fn(&str) -> bool,
     out: &mut Vec<SourceFile>,
 ) -> Result<()> {
     let dir_str = dir.to_string_lossy();
@@ -210,7 +220,10 @@ fn walk_dir(
         })?;
         let ft = lmeta.file_type();
         if ft.is_dir() {
-            walk_dir(&full, &rel, opts, out)?;
+            walk_dir(&full, &rel, opts, keep, out)?;
+            continue;
+        }
+        if !keep(&rel) {
             continue;
         }
         let ft = if ft.is_symlink() {
