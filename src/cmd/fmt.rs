@@ -31,6 +31,7 @@ pub fn run(flags: &FmtFlags) -> Result<()> {
         let name: Arc<str> = Arc::from(f.rel_path.as_str());
         let opts = ParseOptions {
             strict: flags.strict,
+            ..ParseOptions::default()
         };
         let ds = parse(&text, &name, &opts)
             .map_err(|e| anyhow!("Unmarshaling YAML template '{}': {e}", f.rel_path))?;
