@@ -201,12 +201,15 @@ fn is_uuid(s: &str) -> bool {
             .all(|(g, n)| g.len() == n && g.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
+/// A Kubernetes resource quantity: the grammar of the quantity type, with integer
+/// exponents as the API server parses them. Valid RE2 and ECMA-262 alike: schema export
+/// uses it as the `pattern` of `format="quantity"`.
+pub const QUANTITY_PATTERN: &str =
+    r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)(([KMGTPE]i)|[numkMGTPE]|[eE][+-]?[0-9]+)?$";
+
 fn quantity_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        Regex::new(r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)(([KMGTPE]i)|[numkMGTPE]|[eE][+-]?[0-9]+)?$")
-            .expect("valid quantity pattern")
-    })
+    RE.get_or_init(|| Regex::new(QUANTITY_PATTERN).expect("valid quantity pattern"))
 }
 
 /// A Kubernetes resource quantity (`500m`, `1Gi`, `2`, `1e3`).
