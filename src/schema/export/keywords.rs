@@ -409,9 +409,12 @@ impl Builder {
             }
         }
         if let Some((desc, value)) = examples.first() {
-            insert_ordered(&mut node, "x-example-description", str_node(desc));
             match self.flavor {
-                Flavor::OpenApi => insert_ordered(&mut node, "example", (*value).clone()),
+                Flavor::OpenApi => {
+                    insert_ordered(&mut node, "x-example-description", str_node(desc));
+                    insert_ordered(&mut node, "example", (*value).clone());
+                }
+                // (no `x-example-description`: strict validators refuse unknown keywords)
                 Flavor::JsonSchema => insert_ordered(
                     &mut node,
                     "examples",
