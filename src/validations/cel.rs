@@ -160,7 +160,7 @@ pub fn escape_property(name: &str) -> Option<String> {
     let mut chars = name.chars();
     let first = chars.next()?;
     let ok = |c: char| c.is_ascii_alphanumeric() || "_.-/".contains(c);
-    if !(ok(first) && !first.is_ascii_digit()) || !chars.all(ok) {
+    if !ok(first) || first.is_ascii_digit() || !chars.all(ok) {
         return None;
     }
     Some(

@@ -58,7 +58,7 @@ fn str_arg<'a>(function: &str, v: &'a Value) -> Result<&'a str, ExecutionError> 
     }
 }
 
-fn opaque<'a, T: 'static>(v: &'a Value) -> Option<&'a T> {
+fn opaque<T: 'static>(v: &Value) -> Option<&T> {
     match v {
         Value::Opaque(o) => o.downcast_ref::<T>(),
         _ => None,

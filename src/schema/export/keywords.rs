@@ -547,11 +547,8 @@ impl Builder {
                 for i in &m.items {
                     let name = crate::validations::key_text(&i.key);
                     match props.and_then(|p| get(p, &name)) {
-                        Some(s) => {
-                            if !self.accepts(s, &i.value, depth + 1) {
-                                return false;
-                            }
-                        }
+                        Some(s) if !self.accepts(s, &i.value, depth + 1) => return false,
+                        Some(_) => {}
                         None if closed => return false,
                         None => {}
                     }
