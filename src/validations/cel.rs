@@ -339,7 +339,7 @@ mod tests {
         assert!(run("self + 1 == 2", &Node::Int(1.into())).unwrap());
         assert!(run("self + 'a'", &Node::Int(1.into()))
             .unwrap_err()
-            .contains("no matching overload"));
+            .contains("unsupported binary operator"));
         assert_eq!(
             run("nope(self)", &Node::Int(1.into())),
             Err("undeclared reference to 'nope'".into())
