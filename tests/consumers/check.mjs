@@ -97,6 +97,10 @@ function escape(name) {
   return name.replaceAll('__', '__underscores__').replaceAll('.', '__dot__').replaceAll('-', '__dash__').replaceAll('/', '__slash__')
 }
 
+/** Calls into the Kubernetes CEL libraries, which @marcbachmann/cel-js does not have. */
+const K8S_LIBRARY = /\b(quantity|isQuantity|url|isURL|ip|isIP|cidr|isCIDR|isSorted|sum|find|findAll)\s*\(/
+const skippedRules = new Set()
+
 /** The value as CEL sees it in Kubernetes: integers as ints, null fields absent. */
 function bind(v, schema) {
   if (Array.isArray(v)) return v.map((x) => bind(x, schema?.items))
@@ -119,6 +123,12 @@ function celFailures(schema, value) {
   for (const r of schema['x-kubernetes-validations'] ?? []) {
     // a transition rule has no old value when an object is created
     if (/\boldSelf\b/.test(r.rule)) continue
+    // the Kubernetes CEL libraries (quantities, URLs, IPs…) are not in the JavaScript
+    // implementation: such a rule is checked by ytt's own tests, not here
+    if (K8S_LIBRARY.test(r.rule)) {
+      skippedRules.add(r.rule)
+      continue
+    }
     let ok
     try {
       ok = evaluate(r.rule, {self: bind(value, schema)}) === true
@@ -283,5 +293,6 @@ if (lspFiles.length) {
   }
 }
 
+if (skippedRules.size) console.log(`CEL rules using Kubernetes libraries, left to ytt's tests: ${[...skippedRules].join('; ')}`)
 console.log(`consumers: ${checks - problems} passed, ${problems} failed`)
 process.exit(problems ? 1 : 0)
