@@ -12,12 +12,14 @@
 //!   stay on the node they annotate), trailing comments follow the item's value after
 //!   one space;
 //! - key order, duplicate keys (an explicit key repeating one merged by `<<` is a second
-//!   item), document order, and every document, empty ones included.
+//!   item), document order, and every document, empty ones included (but for an empty
+//!   first one, see below).
 //!
 //! Normalised
 //! - blank lines are not kept: one blank line goes before an item that has own-line
 //!   comments (unless it is the first of its map or array), and before the next item
-//!   printed after such an item is complete ([`printer`]);
+//!   printed after such an item is complete, unless it would fall into a `|+` block
+//!   scalar's value (`printer.rs`);
 //! - indentation is two spaces per level; sequences are indented under their key;
 //!   a map or array inside an array item starts on the `-` line;
 //! - flow collections are written in block style; anchors, aliases and merge keys are
@@ -26,13 +28,15 @@
 //! - documents: every document is written after `---` (with its trailing comment),
 //!   except that the output never starts with a bare `---`; so the first document goes
 //!   without it unless comments come before it; comments after the last node end the
-//!   output as one more document ([`printer`]).
+//!   output as one more document (`printer.rs`);
+//! - a null value prints as `null`, except after a key or `-` with a trailing comment
+//!   (`key: #@ expr`), where nothing is printed, and as a document (a bare `---`);
+//! - a trailing comment follows a block scalar's indicator (`key: | # c`), where it
+//!   cannot become part of the text.
 //!
 //! Lost, as in the reference (see `docs/compatibility.md`)
 //! - an empty map or array (`{}`, `[]`) prints nothing, so it reads back as null;
-//! - a null value prints as `null`, except after a key or `-` with a trailing comment
-//!   (`key: #@ expr`), where nothing is printed;
-//! - keys are written with Go's `%s` ([`key`]): strings unquoted (`"on"` → `on`),
+//! - keys are written with Go's `%s` (`key.rs`): strings unquoted (`"on"` → `on`),
 //!   other scalars as Go's verb error (`0755:` → `%!s(int=493):`).
 
 mod key;
