@@ -4,6 +4,7 @@ pub mod bytestr;
 pub mod cmd;
 pub mod eval;
 pub mod files;
+pub mod fmt;
 pub mod overlay;
 pub mod schema;
 pub mod stdlib;
