@@ -5,6 +5,7 @@ pub mod cmd;
 pub mod eval;
 pub mod files;
 pub mod fmt;
+pub mod memory;
 pub mod overlay;
 pub mod schema;
 pub mod stdlib;

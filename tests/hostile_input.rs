@@ -222,3 +222,36 @@ fn a_non_utf8_environment_is_no_crash() {
         out.stderr
     );
 }
+
+/// A runaway template ends with a clear error within the memory budget, never an abort
+/// in the allocator or the OOM killer.
+#[test]
+fn runaway_memory_ends_with_a_clear_error() {
+    for expr in [
+        "len([1] * 2147483647)",
+        "len(\"xx\" * 2000000000)",
+        "len([[0] * 100000 for i in range(100000)])",
+    ] {
+        let out = Ytt::new().file("t.yml", &format!("a: #@ {expr}\n")).run(&[
+            "-f",
+            "t.yml",
+            "--max-memory",
+            "64M",
+        ]);
+        assert_eq!(
+            out.err(),
+            "ytt: Error: the run needs more memory than --max-memory allows\n",
+            "{expr}"
+        );
+    }
+    let y = Ytt::new().file("t.yml", "a: #@ len([1] * 100000)\n");
+    assert_eq!(
+        y.run(&["-f", "t.yml", "--max-memory", "0"]).ok(),
+        "a: 100000\n"
+    );
+    assert_eq!(y.run(&["-f", "t.yml"]).ok(), "a: 100000\n");
+    assert!(y
+        .run(&["-f", "t.yml", "--max-memory", "lots"])
+        .err()
+        .contains("--max-memory: Expected a size such as 512M or 4G, but was 'lots'"));
+}

@@ -15,6 +15,7 @@ use crate::yaml::{Array, ArrayItem, Doc, DocSet, Meta, Node};
 
 pub fn run(opts: Options) -> Result<()> {
     let start = Instant::now();
+    crate::memory::set_limit(opts.max_memory);
     let result = run_inner(&opts);
     if opts.debug {
         eprintln!("total: {:?}", start.elapsed());
