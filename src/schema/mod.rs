@@ -12,8 +12,10 @@ pub mod export;
 pub mod report;
 pub mod types;
 
+use std::sync::Arc;
+
 use crate::overlay::Host;
-use crate::yaml::{Meta, Node, Pos};
+use crate::yaml::{Annotation, Meta, Node, Pos};
 use check::{Holder, Violation, ViolationKind};
 pub use report::register_source;
 use report::{Item, Report, Source};
@@ -77,6 +79,60 @@ impl Schema {
             return Ok(());
         }
         Err(violations_report(&out, flag).render())
+    }
+}
+
+/// `@schema/validation-defaults-for-strings` on a schema document that overlays earlier
+/// ones applies to the values that document declares, and only to them: before the
+/// overlay is applied, it is put on each item of the document (keeping where it was
+/// written), as if written there. Items it is put on stay with the values the document
+/// adds; items merged into values declared elsewhere keep their own annotations, so those
+/// values keep their own defaults. It stops at an item with its own defaults (nearest
+/// wins) and at an "any type" fragment (which takes no schema annotations).
+///
+/// A document that edits the annotations of the document it overlays
+/// (`@overlay/replace-ann` …) is not spread: its annotations are the edit.
+pub fn spread_document_defaults(value: &mut Node, meta: &Meta, host: &mut dyn Host) {
+    if crate::overlay::annotations::has_edits(meta) {
+        return;
+    }
+    let Some(d) = meta
+        .annotations
+        .iter()
+        .find(|a| a.name == types::VALIDATION_DEFAULTS_FOR_STRINGS)
+    else {
+        return;
+    };
+    spread(value, d, host);
+}
+
+fn spread(n: &mut Node, d: &Arc<Annotation>, host: &mut dyn Host) {
+    let mut put = |meta: &mut Meta, value: &mut Node| {
+        if meta.has_annotation(types::VALIDATION_DEFAULTS_FOR_STRINGS) {
+            return;
+        }
+        let any = meta
+            .annotation(types::TYPE)
+            .and_then(|t| t.kwarg("any"))
+            .is_some_and(|r| matches!(host.value(r), Ok(Node::Bool(true))));
+        if any {
+            return;
+        }
+        meta.annotations.push(d.clone());
+        spread(value, d, host);
+    };
+    match n {
+        Node::Map(m) => {
+            for i in &mut m.items {
+                put(&mut i.meta, &mut i.value);
+            }
+        }
+        Node::Array(a) => {
+            for i in &mut a.items {
+                put(&mut i.meta, &mut i.value);
+            }
+        }
+        _ => {}
     }
 }
 
