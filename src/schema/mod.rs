@@ -245,4 +245,81 @@ mod tests {
         assert_eq!(did_you_mean("not_in_schema", &allowed), None);
         assert_eq!(levenshtein("kitten", "sitting"), 3);
     }
+
+    /// Every annotation argument is `True`.
+    struct AllTrue;
+
+    impl Host for AllTrue {
+        fn value(&mut self, _: crate::yaml::ValueRef) -> anyhow::Result<Node> {
+            Ok(Node::Bool(true))
+        }
+        fn is_callable(&mut self, _: crate::yaml::ValueRef) -> anyhow::Result<bool> {
+            Ok(false)
+        }
+        fn call(&mut self, _: crate::yaml::ValueRef, _: &[&Node]) -> anyhow::Result<Node> {
+            anyhow::bail!("not callable")
+        }
+    }
+
+    #[test]
+    fn document_string_defaults_spread_to_the_items_it_declares() {
+        use crate::yaml::parser::{parse, ParseOptions};
+        let file: Arc<str> = Arc::from("spread-test.yml");
+        let ann = |name: &str, line: u32, kwargs: Vec<(String, crate::yaml::ValueRef)>| {
+            Arc::new(Annotation::new(name, Pos::new(&file, line), vec![], kwargs))
+        };
+        let src = "a: ''\nb:\n  c: ''\n  d: [x]\ne: {f: ''}\ng: {h: ''}\n";
+        let mut value = parse(src, &file, &ParseOptions::default())
+            .unwrap()
+            .docs
+            .remove(0)
+            .value;
+        let Node::Map(m) = &mut value else { panic!() };
+        let own = ann(types::VALIDATION_DEFAULTS_FOR_STRINGS, 4, vec![]);
+        m.items[2].meta.annotations.push(own.clone());
+        let any = crate::yaml::ValueRef {
+            serial: 0,
+            index: 0,
+        };
+        m.items[3]
+            .meta
+            .annotations
+            .push(ann(types::TYPE, 5, vec![("any".into(), any)]));
+        let d = ann(types::VALIDATION_DEFAULTS_FOR_STRINGS, 1, vec![]);
+        let mut meta = Meta::default();
+        meta.annotations.push(d.clone());
+        spread_document_defaults(&mut value, &meta, &mut AllTrue);
+        let Node::Map(m) = &value else { panic!() };
+        let defaults = |meta: &Meta| {
+            meta.annotation(types::VALIDATION_DEFAULTS_FOR_STRINGS)
+                .map(|a| a.pos.line)
+        };
+        assert_eq!(defaults(&m.items[0].meta), Some(1), "a");
+        assert_eq!(defaults(&m.items[1].meta), Some(1), "b");
+        let Node::Map(b) = &m.items[1].value else {
+            panic!()
+        };
+        assert_eq!(defaults(&b.items[0].meta), Some(1), "b.c");
+        let Node::Array(list) = &b.items[1].value else {
+            panic!()
+        };
+        assert_eq!(defaults(&list.items[0].meta), Some(1), "b.d[0]");
+        // an item's own default stops it; so does an "any type" fragment
+        assert_eq!(defaults(&m.items[2].meta), Some(4), "e");
+        let Node::Map(e) = &m.items[2].value else {
+            panic!()
+        };
+        assert_eq!(defaults(&e.items[0].meta), None, "e.f inherits e's");
+        assert_eq!(defaults(&m.items[3].meta), None, "g: any type");
+        // a document editing the annotations of the one it overlays is not spread
+        let mut plain = parse("x: ''\n", &file, &ParseOptions::default())
+            .unwrap()
+            .docs
+            .remove(0)
+            .value;
+        meta.annotations.push(ann("overlay/replace-ann", 1, vec![]));
+        spread_document_defaults(&mut plain, &meta, &mut AllTrue);
+        let Node::Map(x) = &plain else { panic!() };
+        assert!(x.items[0].meta.annotations.is_empty());
+    }
 }

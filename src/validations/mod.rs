@@ -587,3 +587,77 @@ pub fn call_site(eval: &Evaluator) -> Pos {
         None => Pos::unknown(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::yaml::parser::{parse, ParseOptions};
+
+    #[test]
+    fn repeated_lines_name_their_documents() {
+        let file: Arc<str> = Arc::from("repeats-test.yml");
+        let mut sets = Vec::new();
+        for (i, src) in [
+            "kind: Deployment\nmetadata: {name: web}\n",
+            "kind: Service\n",
+            "other: 1\n",
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let mut ds = parse(src, &file, &ParseOptions::default()).unwrap();
+            ds.docs[0].meta.pos = Pos::new(&file, 10 + i as u32);
+            sets.push(ds);
+        }
+        let refs: Vec<&DocSet> = sets.iter().collect();
+        let r = Repeats::new(&refs);
+        // line 1 holds a node of every document; line 2 only of the first
+        let line1 = Pos::new(&file, 1);
+        assert_eq!(
+            r.note(&line1, 0).as_deref(),
+            Some("document 1 of 3: Deployment web")
+        );
+        assert_eq!(
+            r.note(&line1, 1).as_deref(),
+            Some("document 2 of 3: Service")
+        );
+        assert_eq!(r.note(&line1, 2).as_deref(), Some("document 3 of 3"));
+        assert_eq!(r.note(&Pos::new(&file, 2), 0), None);
+        assert_eq!(
+            r.note(&Pos::new(&file, 10), 0),
+            None,
+            "one document per line"
+        );
+    }
+
+    #[test]
+    fn one_malformed_annotation_reads_as_before_several_name_positions() {
+        let file: Arc<str> = Arc::from("malformed-test.yml");
+        let e = |m: &str, line: Option<u32>| rules::ParseError {
+            message: m.into(),
+            unnamed_pos: line.map(|l| Pos::new(&file, l)),
+        };
+        let mut one = Malformed::default();
+        one.push(
+            "assert/validate",
+            e("one_not_null= cannot be False", Some(3)),
+        );
+        one.push(
+            "assert/validate",
+            e("one_not_null= cannot be False", Some(3)),
+        );
+        assert_eq!(
+            one.error().unwrap().to_string(),
+            "Invalid @assert/validate annotation - one_not_null= cannot be False"
+        );
+        one.push(
+            "schema/validation",
+            e("unknown keyword argument \"x\" (at f:1)", None),
+        );
+        assert_eq!(
+            one.error().unwrap().to_string(),
+            "Invalid @assert/validate annotation - one_not_null= cannot be False (at malformed-test.yml:3)\nInvalid @schema/validation annotation - unknown keyword argument \"x\" (at f:1)"
+        );
+        assert!(Malformed::default().error().is_none());
+    }
+}
