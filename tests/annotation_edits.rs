@@ -391,7 +391,7 @@ fn data_values_overlays_leave_schema_rules_to_schema_overlays() {
     );
     assert!(schema_run(&carried, "port=2")
         .err()
-        .contains("Annotation edit of @schema/validation on a data value (overlay.yml:5)"));
+        .contains("Map item (key 'port') on line overlay.yml:5:\n      Annotation edit of @schema/validation: a data-values overlay does not edit"));
     // a data-values overlay adds rules of its own to a value the schema declares
     let added = port_overlay(
         "data/values",

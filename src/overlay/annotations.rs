@@ -49,6 +49,16 @@ pub const REMOVABLE: &[&str] = &[
     "schema/validation-defaults-for-strings",
 ];
 
+/// Annotations an overlay may not edit where it is applied, and why: a data-values
+/// overlay may not edit the `schema/…` annotations a schema gives data values (the
+/// schema gives them again after each overlay, so the edit would be silently undone).
+#[derive(Debug, Clone, Copy)]
+pub struct Protected {
+    /// Annotation names starting with this are protected.
+    pub prefix: &'static str,
+    pub reason: &'static str,
+}
+
 /// How the overlay node's annotations combine with the matched node's.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Combine {
@@ -154,6 +164,24 @@ impl Edits {
             names.push(name);
         }
         Ok(names)
+    }
+
+    /// Refuses edits of the annotations `protected` names: those an edit removes, and
+    /// those it carries over from the overlay node (`meta`).
+    pub fn check(&self, meta: &Meta, protected: Option<Protected>) -> Result<()> {
+        let Some(p) = protected else {
+            return Ok(());
+        };
+        let carried = meta
+            .annotations
+            .iter()
+            .filter(|a| self.combine.is_some() && is_carried(a))
+            .map(|a| a.name.as_str());
+        let removed = self.remove.iter().map(String::as_str);
+        match removed.chain(carried).find(|n| n.starts_with(p.prefix)) {
+            Some(name) => err(format!("Annotation edit of @{name}: {}", p.reason)),
+            None => Ok(()),
+        }
     }
 
     /// The annotations `left` (those of a matched node) has after the edits of the

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use super::annotations::Edits;
+use super::annotations::{Edits, Protected};
 use super::errors::{OverlayError, Result};
 use super::matching::{compare_subset, lines_suffix, parse_expects_str, Expects, Matcher};
 use super::Host;
@@ -52,8 +52,15 @@ pub fn apply_docset<H: Host + ?Sized>(
 /// Applies an overlay node onto `left`: a right map merges into a left map, a right array
 /// is applied item by item onto a left array, a scalar (or a collection over null)
 /// replaces the left value.
-pub fn apply_node<H: Host + ?Sized>(mut left: Node, right: &Node, host: &mut H) -> Result<Node> {
+/// `protected`: annotations the overlay may not edit.
+pub fn apply_node<H: Host + ?Sized>(
+    mut left: Node,
+    right: &Node,
+    protected: Option<Protected>,
+    host: &mut H,
+) -> Result<Node> {
     let mut e = Engine::new(host);
+    e.protected = protected;
     let mut meta = Meta::default();
     e.merge_into(
         &mut left,
@@ -69,15 +76,16 @@ pub fn apply_node<H: Host + ?Sized>(mut left: Node, right: &Node, host: &mut H) 
 /// document with metadata `left_meta`): like [`apply_node`], with the document's own
 /// `@overlay/match-child-defaults` applying to its items, and its annotation edits (and
 /// `@overlay/noop`) to the document; errors name the document, as in overlay
-/// post-processing.
+/// post-processing. `protected`: annotations the overlay may not edit.
 pub fn apply_doc_value<H: Host + ?Sized>(
     mut left: Node,
     left_meta: &mut Meta,
-    right: &Node,
-    right_meta: &Meta,
+    (right, right_meta): (&Node, &Meta),
+    protected: Option<Protected>,
     host: &mut H,
 ) -> Result<Node> {
     let mut e = Engine::new(host);
+    e.protected = protected;
     let mut apply = || -> Result<()> {
         let defaults = e.child_defaults(right_meta, &Defaults::default())?;
         let (op, _) = e.op(right_meta)?;
@@ -86,6 +94,7 @@ pub fn apply_doc_value<H: Host + ?Sized>(
             e.merge_into(&mut left, &mut meta, right, right_meta, &defaults)?;
         }
         if let Some(edits) = Edits::read(right_meta, e.host)? {
+            edits.check(right_meta, protected)?;
             left_meta.annotations = edits.apply(&left_meta.annotations, right_meta);
         }
         Ok(())
@@ -226,6 +235,8 @@ struct Engine<'h, H: Host + ?Sized> {
     /// overlay tree is borrowed, unchanged, for the engine's lifetime), so that an overlay
     /// applied to many documents reads its arguments once.
     infos: HashMap<*const Meta, Rc<NodeInfo>>,
+    /// Annotations the overlay may not edit.
+    protected: Option<Protected>,
 }
 
 impl<'h, H: Host + ?Sized> Engine<'h, H> {
@@ -233,6 +244,7 @@ impl<'h, H: Host + ?Sized> Engine<'h, H> {
         Engine {
             host,
             infos: HashMap::new(),
+            protected: None,
         }
     }
 }
@@ -522,6 +534,9 @@ impl<H: Host + ?Sized> Engine<'_, H> {
             };
         let child_defaults = self.child_defaults(meta, defaults)?;
         let edits = Edits::read(meta, self.host)?;
+        if let Some(e) = &edits {
+            e.check(meta, self.protected)?;
+        }
         if edits.is_some() && matches!(op, Op::Remove | Op::Insert | Op::Append) {
             let name = match op {
                 Op::Remove => "remove",

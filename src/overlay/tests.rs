@@ -364,7 +364,7 @@ fn apply_node_merges_and_replaces_scalars() {
             vec![],
         ),
     ]);
-    let out = apply_node(left, &right, &mut h).unwrap();
+    let out = apply_node(left, &right, None, &mut h).unwrap();
     let expected = yaml("a: 5\nb:\n  c: [1, 2, 3]\n").docs.remove(0).value;
     assert!(out.value_eq(&expected), "{out:?}");
 }
@@ -375,7 +375,7 @@ fn remove_of_missing_key_fails_without_missing_ok() {
     let left = yaml("a: 1\n").docs.remove(0).value;
     let rm = h.ann("overlay/remove", vec![]);
     let right = map(vec![item("b", Node::Null, vec![rm])]);
-    let e = apply_node(left, &right, &mut h).unwrap_err();
+    let e = apply_node(left, &right, None, &mut h).unwrap_err();
     assert_eq!(
         e.inline(),
         "Map item (key 'b') on line (unknown): Expected number of matched nodes to be 1, but was 0"
@@ -407,7 +407,7 @@ fn noop_keeps_the_value_and_applies_edits() {
             new_rule,
         ],
     )]);
-    let out = apply_node(left, &right, &mut h).unwrap();
+    let out = apply_node(left, &right, None, &mut h).unwrap();
     let Node::Map(m) = out else { panic!() };
     assert_eq!(m.items[0].value, Node::Int(80.into()), "noop: value kept");
     assert_eq!(names(&m.items[0].meta), ["schema/validation"]);
@@ -447,7 +447,7 @@ fn edits_compose_with_merge_replace_and_missing_ok() {
         // nothing matched, missing_ok: added as written
         item("c", Node::Int(30.into()), missing),
     ]);
-    let Node::Map(m) = apply_node(left, &right, &mut h).unwrap() else {
+    let Node::Map(m) = apply_node(left, &right, None, &mut h).unwrap() else {
         panic!()
     };
     for (i, v) in [10, 20, 30].into_iter().enumerate() {
@@ -518,7 +518,7 @@ fn annotation_edit_errors() {
     let left = || map(vec![item("a", Node::Int(1.into()), vec![])]);
     let try_with = |h: &mut FakeHost, anns: Vec<Annotation>| {
         let right = map(vec![item("a", Node::Int(2.into()), anns)]);
-        apply_node(left(), &right, h).unwrap_err().to_string()
+        apply_node(left(), &right, None, h).unwrap_err().to_string()
     };
     let unknown = ann_args(&mut h, "overlay/remove-anns", 1, vec![s("schema/validate")]);
     assert!(try_with(&mut h, vec![unknown])

@@ -65,7 +65,6 @@ pub fn validate_values(
                 meta,
                 at: None,
                 parent: None,
-                doc: None,
             });
         }
     }
@@ -79,17 +78,22 @@ pub fn validate_documents(docs: &[&DocSet], eval: &mut Evaluator) -> anyhow::Res
     let mut report = Report::new(Subject::OutputDocuments);
     let names = &[ASSERT_VALIDATE];
     let (mut paths, mut items) = (Paths::default(), Vec::new());
-    for (g, d) in docs.iter().flat_map(|ds| &ds.docs).enumerate() {
-        let start = items.len();
+    let mut starts = Vec::new();
+    for d in docs.iter().flat_map(|ds| &ds.docs) {
+        starts.push(items.len());
         collect_doc(d, names, &mut paths, &mut items).map_err(|e| report.wrap(e))?;
-        for i in &mut items[start..] {
-            i.doc = Some(g);
-        }
     }
     if items.is_empty() {
         return Ok(report);
     }
-    run(eval, &items, &paths, names, Root::Docs(docs), &mut report)?;
+    run(
+        eval,
+        &items,
+        &paths,
+        names,
+        Root::Docs(docs, &starts),
+        &mut report,
+    )?;
     Ok(report)
 }
 
@@ -103,14 +107,16 @@ pub fn validate_fragment(
     let names = &[ASSERT_VALIDATE];
     let (mut paths, mut items) = (Paths::default(), Vec::new());
     let wrapped;
+    let mut starts = Vec::new();
     let root = match node {
         FragmentNode::Empty => return Ok(report),
         FragmentNode::DocSet(ds) => {
             for d in &ds.docs {
+                starts.push(items.len());
                 collect_doc(d, names, &mut paths, &mut items).map_err(|e| report.wrap(e))?;
             }
             wrapped = [ds];
-            Root::Docs(&wrapped)
+            Root::Docs(&wrapped, &starts)
         }
         FragmentNode::Map(m) => {
             let n = Node::Map(m.clone());
@@ -189,8 +195,6 @@ struct Item<'n> {
     /// Where the node sits ([`Paths`]); `None` for a whole document.
     at: Option<usize>,
     parent: Option<&'n Node>,
-    /// The index of its output document, among all (output documents only).
-    doc: Option<usize>,
 }
 
 /// One step down the tree: a map key or an array index.
@@ -269,7 +273,8 @@ const DOCUMENT: &str = "(document)";
 
 enum Root<'n> {
     Node(&'n Node),
-    Docs(&'n [&'n DocSet]),
+    /// The document sets, and for each document the index of its first item.
+    Docs(&'n [&'n DocSet], &'n [usize]),
 }
 
 fn has_any(meta: &Meta, names: &[&str]) -> bool {
@@ -300,7 +305,6 @@ fn collect_doc<'n>(
             meta: &d.meta,
             at: None,
             parent: None,
-            doc: None,
         });
     }
     Ok(())
@@ -331,7 +335,6 @@ fn collect<'n>(
                 meta,
                 at: paths.here(),
                 parent: Some(node),
-                doc: None,
             });
         }
         paths.current.pop();
@@ -415,7 +418,7 @@ fn run<'v>(
         let mut make_ctx = |heap: Heap<'v>| -> Value<'v> {
             let root_v = *root_value.get_or_insert_with(|| match &root {
                 Root::Node(n) => from_node_in_fragment(heap, n),
-                Root::Docs(sets) => {
+                Root::Docs(sets, _) => {
                     let mut all = DocSet::default();
                     for ds in sets.iter() {
                         all.docs.extend(ds.docs.iter().cloned());
@@ -436,11 +439,15 @@ fn run<'v>(
             .run(eval, &subject, &mut make_ctx)
             .map_err(|e| report.wrap(anyhow!("Validating {}: {e}", paths.path(item.at))))?;
         if !found.is_empty() {
-            let document = match (&root, item.doc) {
-                (Root::Docs(sets), Some(doc)) => repeats
-                    .get_or_insert_with(|| Repeats::new(sets))
-                    .note(&item.meta.pos, doc),
-                _ => None,
+            let document = match &root {
+                Root::Docs(sets, starts) => {
+                    // the document holding item `idx`: the last to start at or before it
+                    let doc = starts.partition_point(|&s| s <= *idx).saturating_sub(1);
+                    repeats
+                        .get_or_insert_with(|| Repeats::new(sets))
+                        .note(&item.meta.pos, doc)
+                }
+                Root::Node(_) => None,
             };
             report.push(
                 Entry {

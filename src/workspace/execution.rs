@@ -279,10 +279,10 @@ pub fn library_values(
             }
             return Ok(());
         }
-        values::refuse_schema_edits(value, meta, host).map_err(wrap)?;
         let left = std::mem::take(result);
         let left_meta = doc_meta.get_or_insert_with(Meta::default);
-        *result = overlay::apply_doc_value(left, left_meta, value, meta, host)
+        let protected = Some(values::SCHEMA_ANNOTATIONS);
+        *result = overlay::apply_doc_value(left, left_meta, (value, meta), protected, host)
             .map_err(|e| wrap(anyhow!("{}", e.indented(0))))?;
         Ok(())
     };
@@ -313,9 +313,9 @@ pub fn library_values(
         } else if result.is_null() {
             result = strip_overlay_annotations(w.node.clone());
         } else {
-            values::refuse_schema_edits(&w.node, &Meta::default(), host).map_err(wrap)?;
             let left = std::mem::take(&mut result);
-            result = overlay::apply_node(left, &w.node, host)
+            let protected = Some(values::SCHEMA_ANNOTATIONS);
+            result = overlay::apply_node(left, &w.node, protected, host)
                 .map_err(|e| wrap(anyhow!("{}", e.indented(0))))?;
         }
         typed(&mut result, &mut doc_meta, None)?;
@@ -410,7 +410,7 @@ fn library_schema<'e>(
     let mut value = strip_overlay_annotations(first.value);
     for mut doc in docs {
         crate::schema::spread_document_defaults(&mut doc.value, &doc.meta, host);
-        value = overlay::apply_doc_value(value, &mut meta, &doc.value, &doc.meta, host)
+        value = overlay::apply_doc_value(value, &mut meta, (&doc.value, &doc.meta), None, host)
             .map_err(|e| wrap(indent(&e.indented(0), 2)))?;
     }
     Schema::build(&value, &meta, host).map(Some).map_err(wrap)

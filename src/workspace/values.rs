@@ -112,62 +112,14 @@ pub fn check_annotation_placement(file: &str, ds: &DocSet) -> anyhow::Result<()>
 }
 
 /// A data-values overlay may edit the annotations data values carry of their own
-/// (`@assert/validate`), not those the schema puts on them: the schema gives every value
+/// (`@assert/validate`), not those the schema gives them: the schema gives every value
 /// of a type its `schema/…` annotations again after each overlay, so such an edit would
 /// be silently undone. A schema's rules are changed by a `@data/values-schema` overlay.
-/// (An edit that cannot be read is left for the overlay engine to report.)
-pub fn refuse_schema_edits(
-    value: &Node,
-    meta: &Meta,
-    host: &mut dyn crate::overlay::Host,
-) -> anyhow::Result<()> {
-    use crate::overlay::annotations::{has_edits, is_carried, Edits};
-    let check = |meta: &Meta, host: &mut dyn crate::overlay::Host| -> anyhow::Result<()> {
-        if !has_edits(meta) {
-            return Ok(());
-        }
-        let Ok(Some(edits)) = Edits::read(meta, host) else {
-            return Ok(());
-        };
-        let carried = meta
-            .annotations
-            .iter()
-            .filter(|a| edits.combine.is_some() && is_carried(a))
-            .map(|a| a.name.as_str());
-        let named = edits.remove.iter().map(String::as_str);
-        if let Some(name) = named.chain(carried).find(|n| n.starts_with("schema/")) {
-            bail!(
-                "Annotation edit of @{name} on a data value ({}): the schema sets its annotations on data values; change the schema's with a @data/values-schema overlay",
-                meta.pos.describe()
-            );
-        }
-        Ok(())
+pub const SCHEMA_ANNOTATIONS: crate::overlay::annotations::Protected =
+    crate::overlay::annotations::Protected {
+        prefix: "schema/",
+        reason: "a data-values overlay does not edit the annotations a schema gives data values; change the schema's with a @data/values-schema overlay",
     };
-    fn walk(
-        n: &Node,
-        host: &mut dyn crate::overlay::Host,
-        check: &dyn Fn(&Meta, &mut dyn crate::overlay::Host) -> anyhow::Result<()>,
-    ) -> anyhow::Result<()> {
-        match n {
-            Node::Map(m) => {
-                for i in &m.items {
-                    check(&i.meta, host)?;
-                    walk(&i.value, host, check)?;
-                }
-            }
-            Node::Array(a) => {
-                for i in &a.items {
-                    check(&i.meta, host)?;
-                    walk(&i.value, host, check)?;
-                }
-            }
-            _ => {}
-        }
-        Ok(())
-    }
-    check(meta, host)?;
-    walk(value, host, &check)
-}
 
 /// Plain merge: maps merge key by key (new keys are added), anything else replaces.
 pub fn merge_plain(left: &mut Node, right: Node) {
