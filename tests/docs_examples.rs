@@ -1,7 +1,8 @@
-//! The examples of `docs/validations.md` are what the binary prints: each section's files
-//! (a `**`name`**` line above a code block) are written to a fresh directory, and each
-//! `$ ytt …` line of its `console` blocks is run there; what it prints (stderr, then
-//! stdout) must be the lines below the command.
+//! The examples of `docs/validations.md` and of the README are what the binary prints. In
+//! the docs, each section's files (a `**`name`**` line above a code block) are written to a
+//! fresh directory and each `$ ytt …` line of its `console` blocks is run there; the
+//! README's run from the repository's root. What a command prints (stderr, then stdout)
+//! must be the lines below it.
 
 mod common;
 
@@ -156,6 +157,37 @@ fn check(doc: &str) -> usize {
 fn validations_md_examples_are_what_ytt_prints() {
     let count = check("validations.md");
     assert!(count > 40, "only {count} examples found");
+}
+
+/// The README's examples run from the repository's root, on the files of `examples/`.
+#[test]
+fn readme_examples_are_what_ytt_prints() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let md = std::fs::read_to_string(format!("{root}/README.md")).unwrap();
+    let mut count = 0;
+    for s in sections(&md) {
+        for (_, run) in &s.runs {
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_ytt"))
+                .args(&run.args)
+                .current_dir(root)
+                .output()
+                .unwrap();
+            let got = trim_lines(&format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stderr),
+                String::from_utf8_lossy(&out.stdout)
+            ));
+            assert_eq!(
+                got,
+                trim_lines(&run.expected),
+                "README.md line {}: ytt {}",
+                run.line,
+                run.args.join(" ")
+            );
+            count += 1;
+        }
+    }
+    assert!(count >= 6, "only {count} examples found");
 }
 
 #[test]
