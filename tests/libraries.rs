@@ -164,3 +164,27 @@ fn library_get_without_private_libraries() {
         out.stderr
     );
 }
+
+/// A data-values document addressed to a library is overlaid as a document, as the
+/// library's own are: its `@overlay/match-child-defaults` applies to its items.
+#[test]
+fn addressed_documents_keep_their_document_annotations() {
+    let out = project(
+        "#@ load(\"@ytt:library\", \"library\")\n\
+         #@ load(\"@ytt:template\", \"template\")\n\
+         --- #@ template.replace(library.get(\"app\").eval())\n",
+    )
+    .file(
+        "_ytt_lib/app/config.yml",
+        "#@ load(\"@ytt:data\", \"data\")\n---\nv: #@ data.values\n",
+    )
+    .file(
+        "lib-values.yml",
+        "#@library/ref \"@app\"\n#@data/values\n#@overlay/match-child-defaults missing_ok=True\n---\nzone: eu\n",
+    )
+    .run(&["-f", "."]);
+    assert_eq!(
+        out.ok(),
+        "v:\n  name: lib-default\n  replicas: 1\n  zone: eu\n"
+    );
+}

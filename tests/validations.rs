@@ -352,3 +352,222 @@ fn annotation_errors() {
         "{err}"
     );
 }
+
+// ---- emergency switches by the design's names -----------------------------------------
+
+/// A library whose data values and output documents are both invalid, evaluated by the
+/// root template with `eval(<kwargs>)`; the root's own output has a failing rule too.
+fn switches(kwargs: &str, derived: bool) -> common::Out {
+    let get = if derived {
+        "library.get(\"lib\").with_data_values({\"num\": 2})"
+    } else {
+        "library.get(\"lib\")"
+    };
+    let root = format!(
+        "#@ load(\"@ytt:library\", \"library\")\n#@ load(\"@ytt:template\", \"template\")\n--- #@ template.replace({get}.eval({kwargs}))\n---\n#@assert/validate max=0\nroot: 1\n"
+    );
+    Ytt::new()
+        .file("_ytt_lib/lib/values.yml", LIB_VALUES)
+        .file("_ytt_lib/lib/tpl.yml", LIB_TPL)
+        .file(
+            "_ytt_lib/lib/_ytt_lib/inner/tpl.yml",
+            "#@assert/validate max=0\ninner: 1\n",
+        )
+        .file(
+            "_ytt_lib/lib/inner.yml",
+            "#@ load(\"@ytt:library\", \"library\")\n#@ load(\"@ytt:template\", \"template\")\n--- #@ template.replace(library.get(\"inner\").eval())\n",
+        )
+        .file("root.yml", &root)
+        .run(&["-f", "."])
+}
+
+#[test]
+fn eval_keywords_switch_validation_off_for_that_library_only() {
+    // data values off: the output rules (of the library it evaluates) still hold
+    let err = switches("data_value_schema_disable_validation=True", false);
+    assert!(
+        err.err()
+            .contains("Evaluating library 'inner': Validating output documents:"),
+        "{}",
+        err.stderr
+    );
+    // both off, in the library and the library it evaluates: the caller's own rule
+    // still holds
+    let both = "data_value_schema_disable_validation=True, output_disable_validation=True";
+    insta::assert_snapshot!(
+        "eval_switches_off_caller_checked",
+        switches(both, false).err()
+    );
+    // the same on a library derived with with_data_values()
+    assert_eq!(
+        switches(both, true).err(),
+        switches(both, false).err(),
+        "derived libraries take the keywords too"
+    );
+    // without them, the library's data values are checked first
+    let on = switches("", false);
+    assert!(
+        on.err()
+            .contains("Evaluating library 'lib': Validating final data values:"),
+        "{}",
+        on.stderr
+    );
+    // a keyword that is not a bool is the usual Starlark error
+    let bad = switches("output_disable_validation=\"yes\"", false);
+    assert!(
+        bad.err().contains("output_disable_validation"),
+        "{}",
+        bad.stderr
+    );
+}
+
+#[test]
+fn design_flag_name_is_an_alias() {
+    let y = Ytt::new().file("values.yml", LIB_VALUES);
+    for flag in [
+        "--data-value-schema-disable-validation",
+        "--dangerous-data-values-disable-validation",
+    ] {
+        let out = y.run(&["-f", "values.yml", "--data-values-inspect", flag]);
+        assert_eq!(out.ok(), "num: 1\n", "{flag}");
+    }
+}
+
+// ---- defaults for strings on a schema overlay document --------------------------------
+
+#[test]
+fn string_defaults_of_an_overlay_document_cover_its_own_values() {
+    let base = "#@data/values-schema\n---\n#@schema/validation min_len=5\nhostname: \"\"\nproxy: \"\"\ndb:\n  host: \"\"\n";
+    let more = r#"#@data/values-schema
+#@overlay/match-child-defaults missing_ok=True
+#@schema/validation-defaults-for-strings min_len=1
+---
+repository: ""
+#@schema/validation min_len=0
+username: ""
+limit: 30
+db:
+  user: ""
+tags:
+- ""
+#@schema/type any=True
+extra:
+  note: ""
+#@schema/validation-defaults-for-strings max_len=3
+region:
+  name: ""
+"#;
+    let y = Ytt::new().file("base.yml", base).file("more.yml", more);
+    // proxy and db.host (the base's) keep their own (none); the overlay's strings get its
+    // default, an item's own default and rule win, "any type" takes none
+    insta::assert_snapshot!(
+        "string_defaults_overlay_document",
+        y.run(&[
+            "-f",
+            "base.yml",
+            "-f",
+            "more.yml",
+            "--data-values-inspect",
+            "--data-value-yaml",
+            "tags=[\"\"]",
+            "--data-value-yaml",
+            "region.name=abcd",
+        ])
+        .err()
+    );
+    // a third file: each document's default covers its own values
+    let third = "#@data/values-schema\n#@overlay/match-child-defaults missing_ok=True\n#@schema/validation-defaults-for-strings matches=\"^[a-z]*$\"\n---\nzone: A\n";
+    let out = y.file("third.yml", third).run(&[
+        "-f",
+        "base.yml",
+        "-f",
+        "more.yml",
+        "-f",
+        "third.yml",
+        "--data-values-inspect",
+        "--data-value-yaml",
+        "repository=r",
+        "--data-value-yaml",
+        "db.user=U",
+        "--data-value-yaml",
+        "hostname=hosts",
+    ]);
+    insta::assert_snapshot!("string_defaults_three_documents", out.err());
+}
+
+// ---- output reports name the document --------------------------------------------------
+
+#[test]
+fn reports_name_the_document_a_repeated_line_made() {
+    let t = r#"#@ def port(n):
+#@assert/validate max=8080
+port: #@ n
+#@ end
+#@ for i in range(3):
+---
+kind: Deployment
+metadata:
+  name: #@ "web-{}".format(i)
+spec:
+  #@assert/validate max=1
+  replicas: #@ i
+  container: #@ port(8080 + i)
+#@ end
+---
+#@ for i in range(2):
+---
+#@assert/validate max=0
+plain: #@ i
+#@ end
+---
+#@assert/validate max=0
+once: 1
+"#;
+    insta::assert_snapshot!("document_named_in_from", fails(t));
+    // each line made one document: unchanged
+    assert_report(
+        "---\nkind: A\n#@assert/validate max=0\nfirst: 1\n---\nkind: B\n#@assert/validate max=0\nsecond: 1\n",
+        "  first\n    from: tpl.yml:4\n    - must be: a value <= 0 (by: tpl.yml:3)\n      found: value > 0\n\n  second\n    from: tpl.yml:8\n    - must be: a value <= 0 (by: tpl.yml:7)\n      found: value > 0",
+    );
+}
+
+// ---- every malformed annotation ---------------------------------------------------------
+
+#[test]
+fn every_malformed_annotation_is_reported() {
+    let schema = r#"#@data/values-schema
+---
+#@schema/validation min_length=1
+name: ""
+#@schema/validation one_not_null=False
+auth:
+  a: 1
+#@schema/validation one_of=3
+level: x
+#@schema/validation min=1
+ok: 3
+items:
+#@schema/validation max_len="3"
+- ""
+"#;
+    let y = Ytt::new().file("schema.yml", schema);
+    insta::assert_snapshot!(
+        "malformed_annotations_together",
+        y.run(&[
+            "-f",
+            "schema.yml",
+            "--data-values-inspect",
+            "--data-value-yaml",
+            "items=[a, b]"
+        ])
+        .err()
+    );
+    // one malformed annotation (a loop makes three of it): as it always read
+    let err = fails(
+        "#@ for i in range(3):\n---\n#@assert/validate one_not_null=False\na: #@ i\n#@ end\n",
+    );
+    assert_eq!(
+        err,
+        "ytt: Error: Validating output documents:\nInvalid @assert/validate annotation - one_not_null= cannot be False\n"
+    );
+}

@@ -180,7 +180,7 @@ pub struct TemplateFlags {
     pub data_values_schema_inspect: bool,
 
     /// Skip validating data values (not recommended: may result in templates failing or invalid output)
-    #[arg(long = "dangerous-data-values-disable-validation", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, value_name = "BOOL", hide_default_value = true, help_heading = "Data values")]
+    #[arg(long = "dangerous-data-values-disable-validation", alias = "data-value-schema-disable-validation", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, value_name = "BOOL", hide_default_value = true, help_heading = "Data values")]
     pub dangerous_data_values_disable_validation: bool,
 
     /// Skip validating output documents (`@assert/validate` on template output)

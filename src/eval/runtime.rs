@@ -328,12 +328,12 @@ impl Runtime {
         let ctx = ctxs
             .last_mut()
             .ok_or_else(|| anyhow!("internal error: annotation outside of a context"))?;
-        ctx.pending_annotations.push(Arc::new(Annotation {
-            name: name.to_owned(),
-            pos: Pos::new(&t.name, line),
+        ctx.pending_annotations.push(Arc::new(Annotation::new(
+            name,
+            Pos::new(&t.name, line),
             args,
             kwargs,
-        }));
+        )));
         Ok(())
     }
 

@@ -1,14 +1,18 @@
 //! Applying overlay nodes: matching right items to left items, checking the expected
-//! number of matches, and the operations (merge, remove, replace, insert, append, assert).
+//! number of matches, the operations (merge, remove, replace, insert, append, assert,
+//! noop) on values, and the annotation edits on matched nodes (see
+//! [`super::annotations`]).
 
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::Arc;
 
+use super::annotations::{Edits, Protected};
 use super::errors::{OverlayError, Result};
 use super::matching::{compare_subset, lines_suffix, parse_expects_str, Expects, Matcher};
 use super::Host;
 use crate::yaml::{
-    Annotation, Array, ArrayItem, Doc, DocSet, Map, MapItem, Meta, Node, Pos, ValueRef,
+    Annotation, Array, ArrayItem, Doc, DocSet, Map, MapItem, Meta, Node, Pos, ThinVec, ValueRef,
 };
 
 const MATCH: &str = "overlay/match";
@@ -48,8 +52,15 @@ pub fn apply_docset<H: Host + ?Sized>(
 /// Applies an overlay node onto `left`: a right map merges into a left map, a right array
 /// is applied item by item onto a left array, a scalar (or a collection over null)
 /// replaces the left value.
-pub fn apply_node<H: Host + ?Sized>(mut left: Node, right: &Node, host: &mut H) -> Result<Node> {
+/// `protected`: annotations the overlay may not edit.
+pub fn apply_node<H: Host + ?Sized>(
+    mut left: Node,
+    right: &Node,
+    protected: Option<Protected>,
+    host: &mut H,
+) -> Result<Node> {
     let mut e = Engine::new(host);
+    e.protected = protected;
     let mut meta = Meta::default();
     e.merge_into(
         &mut left,
@@ -61,21 +72,34 @@ pub fn apply_node<H: Host + ?Sized>(mut left: Node, right: &Node, host: &mut H) 
     Ok(left)
 }
 
-/// Applies a data-values (or schema) document onto the values so far: like
-/// [`apply_node`], with the document's own `@overlay/match-child-defaults` applying to its
-/// items; errors name the document, as in overlay post-processing.
+/// Applies a data-values (or schema) document onto the values so far (`left`, held by a
+/// document with metadata `left_meta`): like [`apply_node`], with the document's own
+/// `@overlay/match-child-defaults` applying to its items, and its annotation edits (and
+/// `@overlay/noop`) to the document; errors name the document, as in overlay
+/// post-processing. `protected`: annotations the overlay may not edit.
 pub fn apply_doc_value<H: Host + ?Sized>(
     mut left: Node,
-    right: &Doc,
+    left_meta: &mut Meta,
+    (right, right_meta): (&Node, &Meta),
+    protected: Option<Protected>,
     host: &mut H,
 ) -> Result<Node> {
     let mut e = Engine::new(host);
+    e.protected = protected;
     let mut apply = || -> Result<()> {
-        let defaults = e.child_defaults(&right.meta, &Defaults::default())?;
-        let mut meta = Meta::default();
-        e.merge_into(&mut left, &mut meta, &right.value, &right.meta, &defaults)
+        let defaults = e.child_defaults(right_meta, &Defaults::default())?;
+        let (op, _) = e.op(right_meta)?;
+        if op != Op::Noop {
+            let mut meta = Meta::default();
+            e.merge_into(&mut left, &mut meta, right, right_meta, &defaults)?;
+        }
+        if let Some(edits) = Edits::read(right_meta, e.host)? {
+            edits.check(right_meta, protected)?;
+            left_meta.annotations = edits.apply(&left_meta.annotations, right_meta);
+        }
+        Ok(())
     };
-    apply().map_err(|err| err.within(format!("Document on line {}", right.meta.pos.describe())))?;
+    apply().map_err(|err| err.within(format!("Document on line {}", right_meta.pos.describe())))?;
     Ok(left)
 }
 
@@ -87,6 +111,8 @@ enum Op {
     Insert,
     Append,
     Assert,
+    /// The matched node's value stays as it is; only annotation edits apply.
+    Noop,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -172,6 +198,35 @@ struct NodeInfo {
     args: OpArgs,
     matching: MatchInfo,
     child_defaults: Defaults,
+    /// How the annotations of each matched node change.
+    edits: Option<Edits>,
+}
+
+impl NodeInfo {
+    /// The annotations of a matched node after the edits (`right`: the overlay node's
+    /// metadata); `None` when the node asks for none.
+    fn edited(&self, left: &Meta, right: &Meta) -> Option<ThinVec<Arc<Annotation>>> {
+        self.edits
+            .as_ref()
+            .map(|e| e.apply(&left.annotations, right))
+    }
+
+    /// Applies the edits to a matched node that stays.
+    fn edit(&self, left: &mut Meta, right: &Meta) {
+        if let Some(a) = self.edited(left, right) {
+            left.annotations = a;
+        }
+    }
+
+    /// The metadata of the node that replaces a matched one: the overlay node's, with the
+    /// matched node's annotations edited when the overlay node asks for it.
+    fn replacing(&self, left: &Meta, right: &Meta) -> Meta {
+        let mut meta = clean_meta(right);
+        if let Some(a) = self.edited(left, right) {
+            meta.annotations = a;
+        }
+        meta
+    }
 }
 
 struct Engine<'h, H: Host + ?Sized> {
@@ -180,6 +235,8 @@ struct Engine<'h, H: Host + ?Sized> {
     /// overlay tree is borrowed, unchanged, for the engine's lifetime), so that an overlay
     /// applied to many documents reads its arguments once.
     infos: HashMap<*const Meta, Rc<NodeInfo>>,
+    /// Annotations the overlay may not edit.
+    protected: Option<Protected>,
 }
 
 impl<'h, H: Host + ?Sized> Engine<'h, H> {
@@ -187,6 +244,7 @@ impl<'h, H: Host + ?Sized> Engine<'h, H> {
         Engine {
             host,
             infos: HashMap::new(),
+            protected: None,
         }
     }
 }
@@ -204,6 +262,7 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                 "overlay/insert" => Op::Insert,
                 "overlay/append" => Op::Append,
                 "overlay/assert" => Op::Assert,
+                "overlay/noop" => Op::Noop,
                 _ => continue,
             };
             if found.is_some() {
@@ -215,7 +274,7 @@ impl<H: Host + ?Sized> Engine<'_, H> {
             return Ok((Op::Merge, OpArgs::default()));
         };
         let mut args = OpArgs::default();
-        if matches!(op, Op::Merge | Op::Remove | Op::Append) {
+        if matches!(op, Op::Merge | Op::Remove | Op::Append | Op::Noop) {
             // these take no arguments, and the reference ignores any it is given
             return Ok((op, args));
         }
@@ -474,11 +533,27 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                 self.match_info(meta, kind, defaults)?
             };
         let child_defaults = self.child_defaults(meta, defaults)?;
+        let edits = Edits::read(meta, self.host)?;
+        if let Some(e) = &edits {
+            e.check(meta, self.protected)?;
+        }
+        if edits.is_some() && matches!(op, Op::Remove | Op::Insert | Op::Append) {
+            let name = match op {
+                Op::Remove => "remove",
+                Op::Insert => "insert",
+                _ => "append",
+            };
+            return err(format!(
+                "Found an annotation edit (@overlay/replace-ann, @overlay/merge-anns or @overlay/remove-anns) with @overlay/{name} ({}); annotations are edited on a matched node that stays: use @overlay/merge, @overlay/replace, @overlay/assert or @overlay/noop",
+                meta.pos.describe()
+            ));
+        }
         let info = Rc::new(NodeInfo {
             op,
             args,
             matching,
             child_defaults,
+            edits,
         });
         self.infos.insert(key, info.clone());
         Ok(info)
@@ -613,6 +688,7 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                         &ri.meta,
                         child_defaults,
                     )?;
+                    ni.edit(&mut li.meta, &ri.meta);
                 }
             }
             Op::Remove => {
@@ -634,13 +710,14 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                 }
                 // the whole item is replaced: the right item's key (an item matched by
                 // `by=` may get a new one) and its annotations (a schema's replaced rules
-                // do not survive), not only its value
+                // do not survive, unless the item edits them), not only its value
                 for i in idxs {
                     let value = self.new_value(args.via, &left.items[i].value, &ri.value)?;
+                    let meta = ni.replacing(&left.items[i].meta, &ri.meta);
                     left.items[i] = MapItem {
                         key: ri.key.clone(),
                         value,
-                        meta: clean_meta(&ri.meta),
+                        meta,
                     };
                 }
             }
@@ -648,6 +725,12 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                 for i in idxs {
                     self.assert(args.via, &left.items[i].value, &ri.value)?;
                     self.descend(&mut left.items[i].value, &ri.value, child_defaults)?;
+                    ni.edit(&mut left.items[i].meta, &ri.meta);
+                }
+            }
+            Op::Noop => {
+                for i in idxs {
+                    ni.edit(&mut left.items[i].meta, &ri.meta);
                 }
             }
             Op::Insert | Op::Append => {}
@@ -713,6 +796,7 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                         &ri.meta,
                         child_defaults,
                     )?;
+                    ni.edit(&mut li.meta, &ri.meta);
                 }
             }
             Op::Remove => {
@@ -734,10 +818,8 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                 // the whole item is replaced, its annotations included (see map items)
                 for i in idxs {
                     let value = self.new_value(args.via, &left.items[i].value, &ri.value)?;
-                    left.items[i] = ArrayItem {
-                        value,
-                        meta: clean_meta(&ri.meta),
-                    };
+                    let meta = ni.replacing(&left.items[i].meta, &ri.meta);
+                    left.items[i] = ArrayItem { value, meta };
                 }
             }
             Op::Insert => {
@@ -782,6 +864,12 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                 for i in idxs {
                     self.assert(args.via, &left.items[i].value, &ri.value)?;
                     self.descend(&mut left.items[i].value, &ri.value, child_defaults)?;
+                    ni.edit(&mut left.items[i].meta, &ri.meta);
+                }
+            }
+            Op::Noop => {
+                for i in idxs {
+                    ni.edit(&mut left.items[i].meta, &ri.meta);
                 }
             }
             Op::Append => {}
@@ -846,6 +934,7 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                         &rd.meta,
                         child_defaults,
                     )?;
+                    ni.edit(&mut doc.meta, &rd.meta);
                 }
             }
             Op::Remove => {
@@ -870,10 +959,15 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                     let value = self.new_value(args.via, &Node::Null, &rd.value)?;
                     Self::push_doc(left, new_doc(value));
                 }
-                // the whole document is replaced, its annotations included
+                // the whole document is replaced, its annotations included (unless edited)
                 for (s, d) in idxs {
-                    let value = self.new_value(args.via, &left[s].docs[d].value, &rd.value)?;
-                    left[s].docs[d] = new_doc(value);
+                    let old = &left[s].docs[d];
+                    let value = self.new_value(args.via, &old.value, &rd.value)?;
+                    let meta = ni.replacing(&old.meta, &rd.meta);
+                    left[s].docs[d] = Doc {
+                        meta,
+                        ..new_doc(value)
+                    };
                 }
             }
             Op::Insert => {
@@ -920,8 +1014,15 @@ impl<H: Host + ?Sized> Engine<'_, H> {
             }
             Op::Assert => {
                 for (s, d) in idxs {
-                    self.assert(args.via, &left[s].docs[d].value, &rd.value)?;
-                    self.descend(&mut left[s].docs[d].value, &rd.value, child_defaults)?;
+                    let doc = &mut left[s].docs[d];
+                    self.assert(args.via, &doc.value, &rd.value)?;
+                    self.descend(&mut doc.value, &rd.value, child_defaults)?;
+                    ni.edit(&mut doc.meta, &rd.meta);
+                }
+            }
+            Op::Noop => {
+                for (s, d) in idxs {
+                    ni.edit(&mut left[s].docs[d].meta, &rd.meta);
                 }
             }
             Op::Append => {}

@@ -11,11 +11,16 @@
 //! - [`apply_node`]: an overlay map/array/scalar onto a node (`overlay.apply` on maps and
 //!   arrays).
 //!
+//! Overlay nodes also edit the annotations of the nodes they match
+//! (`@overlay/replace-ann`, `@overlay/merge-anns`, `@overlay/remove-anns`, see
+//! [`annotations`]).
+//!
 //! Errors carry the chain of overlay nodes they happened under; see [`OverlayError`] for
 //! the one-line (`overlay.apply`) and indented (post-processing) renderings.
 
 use crate::yaml::{Node, ValueRef};
 
+pub mod annotations;
 mod apply;
 pub mod errors;
 pub mod matching;

@@ -26,15 +26,11 @@ impl FakeHost {
     }
 
     fn ann(&mut self, name: &str, kwargs: Vec<(&str, Arg)>) -> Annotation {
-        Annotation {
-            name: name.to_owned(),
-            pos: Pos::unknown(),
-            args: vec![],
-            kwargs: kwargs
-                .into_iter()
-                .map(|(k, a)| (k.to_owned(), self.arg(a)))
-                .collect(),
-        }
+        let kwargs = kwargs
+            .into_iter()
+            .map(|(k, a)| (k.to_owned(), self.arg(a)))
+            .collect();
+        Annotation::new(name, Pos::unknown(), vec![], kwargs)
     }
 }
 
@@ -368,7 +364,7 @@ fn apply_node_merges_and_replaces_scalars() {
             vec![],
         ),
     ]);
-    let out = apply_node(left, &right, &mut h).unwrap();
+    let out = apply_node(left, &right, None, &mut h).unwrap();
     let expected = yaml("a: 5\nb:\n  c: [1, 2, 3]\n").docs.remove(0).value;
     assert!(out.value_eq(&expected), "{out:?}");
 }
@@ -379,9 +375,166 @@ fn remove_of_missing_key_fails_without_missing_ok() {
     let left = yaml("a: 1\n").docs.remove(0).value;
     let rm = h.ann("overlay/remove", vec![]);
     let right = map(vec![item("b", Node::Null, vec![rm])]);
-    let e = apply_node(left, &right, &mut h).unwrap_err();
+    let e = apply_node(left, &right, None, &mut h).unwrap_err();
     assert_eq!(
         e.inline(),
         "Map item (key 'b') on line (unknown): Expected number of matched nodes to be 1, but was 0"
     );
+}
+
+/// An annotation with positional arguments (read from the fake host's table).
+fn ann_args(h: &mut FakeHost, name: &str, line: u32, args: Vec<Node>) -> Annotation {
+    let args = args.into_iter().map(|a| h.arg(Arg::Node(a))).collect();
+    Annotation::new(name, Pos::new(&Arc::from("edit.yml"), line), args, vec![])
+}
+
+fn names(meta: &Meta) -> Vec<String> {
+    meta.annotations.iter().map(|a| a.name.clone()).collect()
+}
+
+#[test]
+fn noop_keeps_the_value_and_applies_edits() {
+    let mut h = FakeHost::default();
+    let base_rule = ann_args(&mut h, "schema/validation", 1, vec![s("a")]);
+    let left = map(vec![item("port", Node::Int(80.into()), vec![base_rule])]);
+    let new_rule = ann_args(&mut h, "schema/validation", 5, vec![s("b")]);
+    let right = map(vec![item(
+        "port",
+        Node::Null,
+        vec![
+            h.ann("overlay/noop", vec![]),
+            h.ann("overlay/merge-anns", vec![]),
+            new_rule,
+        ],
+    )]);
+    let out = apply_node(left, &right, None, &mut h).unwrap();
+    let Node::Map(m) = out else { panic!() };
+    assert_eq!(m.items[0].value, Node::Int(80.into()), "noop: value kept");
+    assert_eq!(names(&m.items[0].meta), ["schema/validation"]);
+    let merged = &m.items[0].meta.annotations[0];
+    assert_eq!(merged.args.len(), 2);
+    assert_eq!(merged.arg_pos(0).line, 1);
+    assert_eq!(merged.arg_pos(1).line, 5);
+}
+
+#[test]
+fn edits_compose_with_merge_replace_and_missing_ok() {
+    let mut h = FakeHost::default();
+    let keep = ann_args(&mut h, "schema/desc", 1, vec![s("d")]);
+    let old = ann_args(&mut h, "schema/validation", 2, vec![s("old")]);
+    let left = map(vec![
+        item("a", Node::Int(1.into()), vec![keep.clone(), old.clone()]),
+        item("b", Node::Int(2.into()), vec![keep, old]),
+    ]);
+    let new = ann_args(&mut h, "schema/validation", 9, vec![s("new")]);
+    let mut missing = missing_ok(&mut h);
+    missing.push(h.ann("overlay/replace-ann", vec![]));
+    missing.push(new.clone());
+    let mut replace = vec![
+        h.ann("overlay/replace", vec![]),
+        h.ann("overlay/replace-ann", vec![]),
+    ];
+    replace.push(new.clone());
+    let right = map(vec![
+        // merge (the default): the value merges, the rule is replaced, others stay
+        item(
+            "a",
+            Node::Int(10.into()),
+            vec![h.ann("overlay/replace-ann", vec![]), new],
+        ),
+        // replace: the value is the overlay's, the matched node's annotations edited
+        item("b", Node::Int(20.into()), replace),
+        // nothing matched, missing_ok: added as written
+        item("c", Node::Int(30.into()), missing),
+    ]);
+    let Node::Map(m) = apply_node(left, &right, None, &mut h).unwrap() else {
+        panic!()
+    };
+    for (i, v) in [10, 20, 30].into_iter().enumerate() {
+        assert_eq!(m.items[i].value, Node::Int(v.into()));
+        let rule = m.items[i].meta.annotation("schema/validation").unwrap();
+        assert_eq!(rule.pos.line, 9, "item {i}");
+    }
+    assert_eq!(
+        names(&m.items[0].meta),
+        ["schema/desc", "schema/validation"]
+    );
+    assert_eq!(
+        names(&m.items[1].meta),
+        ["schema/desc", "schema/validation"]
+    );
+    assert_eq!(names(&m.items[2].meta), ["schema/validation"]);
+}
+
+#[test]
+fn remove_anns_on_documents_and_array_items() {
+    let mut h = FakeHost::default();
+    let rule = ann_args(&mut h, "assert/validate", 1, vec![s("r")]);
+    let mut left = vec![DocSet {
+        docs: vec![Doc::new(
+            map(vec![item(
+                "list",
+                arr(vec![(Node::Int(1.into()), vec![rule.clone()])]),
+                vec![],
+            )]),
+            Meta {
+                annotations: [Arc::new(rule)].into_iter().collect(),
+                ..Meta::default()
+            },
+        )],
+        meta: Meta::default(),
+    }];
+    let all = h.ann("overlay/match", vec![("by", Arg::Matcher(Matcher::All))]);
+    let remove = ann_args(&mut h, "overlay/remove-anns", 3, vec![s("assert/validate")]);
+    let item_match = h.ann(
+        "overlay/match",
+        vec![("by", Arg::Matcher(Matcher::Index(0)))],
+    );
+    let overlay = doc(
+        map(vec![item(
+            "list",
+            arr(vec![(
+                Node::Null,
+                vec![item_match, h.ann("overlay/noop", vec![]), remove.clone()],
+            )]),
+            vec![],
+        )]),
+        vec![all, remove],
+    );
+    apply_to_docsets(&mut left, &overlay, &mut h).unwrap();
+    let d = &left[0].docs[0];
+    assert!(d.meta.annotations.is_empty());
+    let Node::Map(m) = &d.value else { panic!() };
+    let Node::Array(a) = &m.items[0].value else {
+        panic!()
+    };
+    assert_eq!(a.items[0].value, Node::Int(1.into()));
+    assert!(a.items[0].meta.annotations.is_empty());
+}
+
+#[test]
+fn annotation_edit_errors() {
+    let mut h = FakeHost::default();
+    let left = || map(vec![item("a", Node::Int(1.into()), vec![])]);
+    let try_with = |h: &mut FakeHost, anns: Vec<Annotation>| {
+        let right = map(vec![item("a", Node::Int(2.into()), anns)]);
+        apply_node(left(), &right, None, h).unwrap_err().to_string()
+    };
+    let unknown = ann_args(&mut h, "overlay/remove-anns", 1, vec![s("schema/validate")]);
+    assert!(try_with(&mut h, vec![unknown])
+        .contains("Unknown annotation 'schema/validate' in 'overlay/remove-anns'"));
+    let none = ann_args(&mut h, "overlay/remove-anns", 1, vec![]);
+    assert!(try_with(&mut h, vec![none]).contains("to name at least one annotation"));
+    let not_str = ann_args(&mut h, "overlay/remove-anns", 1, vec![Node::Int(1.into())]);
+    assert!(try_with(&mut h, vec![not_str]).contains("to be annotation names (strings)"));
+    let both = vec![
+        h.ann("overlay/replace-ann", vec![]),
+        h.ann("overlay/merge-anns", vec![]),
+    ];
+    assert!(try_with(&mut h, both).contains("Expected only one of"));
+    let with_remove = vec![
+        h.ann("overlay/remove", vec![]),
+        h.ann("overlay/merge-anns", vec![]),
+    ];
+    assert!(try_with(&mut h, with_remove).contains("with @overlay/remove"));
 }

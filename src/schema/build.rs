@@ -30,15 +30,31 @@ type Res<T> = Result<T, Report>;
 
 /// Where an annotation was written: its own comment line when it can be found.
 pub fn annotation_pos(ann: &Annotation) -> Pos {
-    if let Some(file) = ann.pos.file.name() {
-        if let Some(line) = annotation_line(&file, ann.pos.line, &ann.name) {
+    comment_pos(&ann.pos, &ann.name)
+}
+
+/// The line of the comment `#@name` written for the node at `pos` (or `pos` itself).
+fn comment_pos(pos: &Pos, name: &str) -> Pos {
+    if let Some(file) = pos.file.name() {
+        if let Some(line) = annotation_line(&file, pos.line, name) {
             return Pos {
-                file: ann.pos.file,
+                file: pos.file,
                 line,
             };
         }
     }
-    ann.pos.clone()
+    pos.clone()
+}
+
+/// A copy of `ann` positioned on the comment lines it (and each of its arguments, for an
+/// annotation an overlay merged) was written on.
+fn written_where(ann: &Annotation) -> Annotation {
+    let mut a = ann.clone();
+    a.pos = comment_pos(&a.pos, &a.name);
+    for p in &mut a.arg_pos {
+        *p = comment_pos(p, &ann.name);
+    }
+    a
 }
 
 /// The source lines from the first of `anns` down to the node.
@@ -266,17 +282,13 @@ impl<'h> Builder<'h> {
             ty.doc.deprecated = Some(self.string_arg(a, pos)?);
         }
         for a in meta.annotations.iter().filter(|a| a.name == VALIDATION) {
-            let mut a = Annotation::clone(a);
-            a.pos = annotation_pos(&a);
-            ty.validations.push(Arc::new(a));
+            ty.validations.push(Arc::new(written_where(a)));
         }
         if ty.validations.is_empty() && ty.is_string() {
             if let Some(d) = str_defaults {
                 ty.validations.push(Arc::new(Annotation {
                     name: VALIDATION.to_owned(),
-                    pos: annotation_pos(d),
-                    args: d.args.clone(),
-                    kwargs: d.kwargs.clone(),
+                    ..written_where(d)
                 }));
             }
         }
@@ -667,14 +679,13 @@ mod tests {
     }
 
     fn ann(name: &str, line: u32, args: &[u32], kwargs: &[(&str, u32)]) -> Annotation {
-        Annotation {
-            name: name.to_owned(),
-            pos: pos(line),
-            args: args
-                .iter()
+        Annotation::new(
+            name,
+            pos(line),
+            args.iter()
                 .map(|&index| ValueRef { serial: 0, index })
                 .collect(),
-            kwargs: kwargs
+            kwargs
                 .iter()
                 .map(|(k, index)| {
                     (
@@ -686,7 +697,7 @@ mod tests {
                     )
                 })
                 .collect(),
-        }
+        )
     }
 
     fn item(key: &str, value: Node, line: u32, anns: Vec<Annotation>) -> MapItem {

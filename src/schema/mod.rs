@@ -12,8 +12,10 @@ pub mod export;
 pub mod report;
 pub mod types;
 
+use std::sync::Arc;
+
 use crate::overlay::Host;
-use crate::yaml::{Meta, Node, Pos};
+use crate::yaml::{Annotation, Meta, Node, Pos};
 use check::{Holder, Violation, ViolationKind};
 pub use report::register_source;
 use report::{Item, Report, Source};
@@ -77,6 +79,60 @@ impl Schema {
             return Ok(());
         }
         Err(violations_report(&out, flag).render())
+    }
+}
+
+/// `@schema/validation-defaults-for-strings` on a schema document that overlays earlier
+/// ones applies to the values that document declares, and only to them: before the
+/// overlay is applied, it is put on each item of the document (keeping where it was
+/// written), as if written there. Items it is put on stay with the values the document
+/// adds; items merged into values declared elsewhere keep their own annotations, so those
+/// values keep their own defaults. It stops at an item with its own defaults (nearest
+/// wins) and at an "any type" fragment (which takes no schema annotations).
+///
+/// A document that edits the annotations of the document it overlays
+/// (`@overlay/replace-ann` …) is not spread: its annotations are the edit.
+pub fn spread_document_defaults(value: &mut Node, meta: &Meta, host: &mut dyn Host) {
+    if crate::overlay::annotations::has_edits(meta) {
+        return;
+    }
+    let Some(d) = meta
+        .annotations
+        .iter()
+        .find(|a| a.name == types::VALIDATION_DEFAULTS_FOR_STRINGS)
+    else {
+        return;
+    };
+    spread(value, d, host);
+}
+
+fn spread(n: &mut Node, d: &Arc<Annotation>, host: &mut dyn Host) {
+    let mut put = |meta: &mut Meta, value: &mut Node| {
+        if meta.has_annotation(types::VALIDATION_DEFAULTS_FOR_STRINGS) {
+            return;
+        }
+        let any = meta
+            .annotation(types::TYPE)
+            .and_then(|t| t.kwarg("any"))
+            .is_some_and(|r| matches!(host.value(r), Ok(Node::Bool(true))));
+        if any {
+            return;
+        }
+        meta.annotations.push(d.clone());
+        spread(value, d, host);
+    };
+    match n {
+        Node::Map(m) => {
+            for i in &mut m.items {
+                put(&mut i.meta, &mut i.value);
+            }
+        }
+        Node::Array(a) => {
+            for i in &mut a.items {
+                put(&mut i.meta, &mut i.value);
+            }
+        }
+        _ => {}
     }
 }
 
@@ -188,5 +244,82 @@ mod tests {
         assert_eq!(did_you_mean("prot", &allowed), Some("port"));
         assert_eq!(did_you_mean("not_in_schema", &allowed), None);
         assert_eq!(levenshtein("kitten", "sitting"), 3);
+    }
+
+    /// Every annotation argument is `True`.
+    struct AllTrue;
+
+    impl Host for AllTrue {
+        fn value(&mut self, _: crate::yaml::ValueRef) -> anyhow::Result<Node> {
+            Ok(Node::Bool(true))
+        }
+        fn is_callable(&mut self, _: crate::yaml::ValueRef) -> anyhow::Result<bool> {
+            Ok(false)
+        }
+        fn call(&mut self, _: crate::yaml::ValueRef, _: &[&Node]) -> anyhow::Result<Node> {
+            anyhow::bail!("not callable")
+        }
+    }
+
+    #[test]
+    fn document_string_defaults_spread_to_the_items_it_declares() {
+        use crate::yaml::parser::{parse, ParseOptions};
+        let file: Arc<str> = Arc::from("spread-test.yml");
+        let ann = |name: &str, line: u32, kwargs: Vec<(String, crate::yaml::ValueRef)>| {
+            Arc::new(Annotation::new(name, Pos::new(&file, line), vec![], kwargs))
+        };
+        let src = "a: ''\nb:\n  c: ''\n  d: [x]\ne: {f: ''}\ng: {h: ''}\n";
+        let mut value = parse(src, &file, &ParseOptions::default())
+            .unwrap()
+            .docs
+            .remove(0)
+            .value;
+        let Node::Map(m) = &mut value else { panic!() };
+        let own = ann(types::VALIDATION_DEFAULTS_FOR_STRINGS, 4, vec![]);
+        m.items[2].meta.annotations.push(own.clone());
+        let any = crate::yaml::ValueRef {
+            serial: 0,
+            index: 0,
+        };
+        m.items[3]
+            .meta
+            .annotations
+            .push(ann(types::TYPE, 5, vec![("any".into(), any)]));
+        let d = ann(types::VALIDATION_DEFAULTS_FOR_STRINGS, 1, vec![]);
+        let mut meta = Meta::default();
+        meta.annotations.push(d.clone());
+        spread_document_defaults(&mut value, &meta, &mut AllTrue);
+        let Node::Map(m) = &value else { panic!() };
+        let defaults = |meta: &Meta| {
+            meta.annotation(types::VALIDATION_DEFAULTS_FOR_STRINGS)
+                .map(|a| a.pos.line)
+        };
+        assert_eq!(defaults(&m.items[0].meta), Some(1), "a");
+        assert_eq!(defaults(&m.items[1].meta), Some(1), "b");
+        let Node::Map(b) = &m.items[1].value else {
+            panic!()
+        };
+        assert_eq!(defaults(&b.items[0].meta), Some(1), "b.c");
+        let Node::Array(list) = &b.items[1].value else {
+            panic!()
+        };
+        assert_eq!(defaults(&list.items[0].meta), Some(1), "b.d[0]");
+        // an item's own default stops it; so does an "any type" fragment
+        assert_eq!(defaults(&m.items[2].meta), Some(4), "e");
+        let Node::Map(e) = &m.items[2].value else {
+            panic!()
+        };
+        assert_eq!(defaults(&e.items[0].meta), None, "e.f inherits e's");
+        assert_eq!(defaults(&m.items[3].meta), None, "g: any type");
+        // a document editing the annotations of the one it overlays is not spread
+        let mut plain = parse("x: ''\n", &file, &ParseOptions::default())
+            .unwrap()
+            .docs
+            .remove(0)
+            .value;
+        meta.annotations.push(ann("overlay/replace-ann", 1, vec![]));
+        spread_document_defaults(&mut plain, &meta, &mut AllTrue);
+        let Node::Map(x) = &plain else { panic!() };
+        assert!(x.items[0].meta.annotations.is_empty());
     }
 }

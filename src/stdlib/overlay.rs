@@ -363,11 +363,11 @@ pub fn apply_values<'v>(
                 Side::Docs(docs)
             }
             (Side::Unset, Right::Node(rn)) => Side::Node(
-                apply_node(Node::Null, &rn, &mut host)
+                apply_node(Node::Null, &rn, None, &mut host)
                     .map_err(|e| OverlayError::nested("overlay.apply", e))?,
             ),
             (Side::Node(n), Right::Node(rn)) => Side::Node(
-                apply_node(n, &rn, &mut host)
+                apply_node(n, &rn, None, &mut host)
                     .map_err(|e| OverlayError::nested("overlay.apply", e))?,
             ),
             (Side::Docs(_), Right::Node(rn)) => bail!(

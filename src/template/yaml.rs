@@ -81,12 +81,12 @@ pub fn document_annotations(d: &Doc, file: &Arc<str>) -> Vec<Arc<crate::yaml::An
         .comments
         .iter()
         .filter_map(|c| match classify(c) {
-            CommentKind::Annotation { name, .. } => Some(Arc::new(crate::yaml::Annotation {
+            CommentKind::Annotation { name, .. } => Some(Arc::new(crate::yaml::Annotation::new(
                 name,
-                pos: crate::yaml::Pos::new(file, c.line),
-                args: Vec::new(),
-                kwargs: Vec::new(),
-            })),
+                crate::yaml::Pos::new(file, c.line),
+                Vec::new(),
+                Vec::new(),
+            ))),
             _ => None,
         })
         .collect()

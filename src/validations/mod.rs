@@ -78,15 +78,22 @@ pub fn validate_documents(docs: &[&DocSet], eval: &mut Evaluator) -> anyhow::Res
     let mut report = Report::new(Subject::OutputDocuments);
     let names = &[ASSERT_VALIDATE];
     let (mut paths, mut items) = (Paths::default(), Vec::new());
-    for ds in docs {
-        for d in &ds.docs {
-            collect_doc(d, names, &mut paths, &mut items).map_err(|e| report.wrap(e))?;
-        }
+    let mut starts = Vec::new();
+    for d in docs.iter().flat_map(|ds| &ds.docs) {
+        starts.push(items.len());
+        collect_doc(d, names, &mut paths, &mut items).map_err(|e| report.wrap(e))?;
     }
     if items.is_empty() {
         return Ok(report);
     }
-    run(eval, &items, &paths, names, Root::Docs(docs), &mut report)?;
+    run(
+        eval,
+        &items,
+        &paths,
+        names,
+        Root::Docs(docs, &starts),
+        &mut report,
+    )?;
     Ok(report)
 }
 
@@ -100,14 +107,16 @@ pub fn validate_fragment(
     let names = &[ASSERT_VALIDATE];
     let (mut paths, mut items) = (Paths::default(), Vec::new());
     let wrapped;
+    let mut starts = Vec::new();
     let root = match node {
         FragmentNode::Empty => return Ok(report),
         FragmentNode::DocSet(ds) => {
             for d in &ds.docs {
+                starts.push(items.len());
                 collect_doc(d, names, &mut paths, &mut items).map_err(|e| report.wrap(e))?;
             }
             wrapped = [ds];
-            Root::Docs(&wrapped)
+            Root::Docs(&wrapped, &starts)
         }
         FragmentNode::Map(m) => {
             let n = Node::Map(m.clone());
@@ -144,7 +153,7 @@ pub fn validate_value<'v>(
     kwargs: &[(String, Value<'v>)],
 ) -> anyhow::Result<Report> {
     let mut report = Report::new(Subject::Value(key.to_owned()));
-    let v = rules::parse(eval.heap(), pos, args, kwargs)
+    let v = rules::parse(eval.heap(), rules::Written::at(pos), args, kwargs)
         .map_err(|e| anyhow!("Invalid validation - {e}"))?;
     let subject = rules::Subject {
         node,
@@ -164,6 +173,7 @@ pub fn validate_value<'v>(
             Entry {
                 path: key.to_owned(),
                 from: None,
+                document: None,
                 violations: found,
             },
             v.warn,
@@ -263,7 +273,8 @@ const DOCUMENT: &str = "(document)";
 
 enum Root<'n> {
     Node(&'n Node),
-    Docs(&'n [&'n DocSet]),
+    /// The document sets, and for each document the index of its first item.
+    Docs(&'n [&'n DocSet], &'n [usize]),
 }
 
 fn has_any(meta: &Meta, names: &[&str]) -> bool {
@@ -362,12 +373,13 @@ fn run<'v>(
     root: Root,
     report: &mut Report,
 ) -> anyhow::Result<()> {
-    // every annotation is checked before any rule runs; an annotation a schema shared
-    // among many values is parsed once
+    // every annotation is checked before any rule runs, and every malformed one is
+    // reported; an annotation a schema shared among many values is parsed once
     let mut validations: Vec<Validation<'v>> = Vec::new();
     let mut seen: HashMap<*const Annotation, usize, BuildHasherDefault<StarlarkHasher>> =
         HashMap::default();
     let mut parsed: Vec<(usize, usize)> = Vec::new();
+    let mut malformed = Malformed::default();
     for (idx, item) in items.iter().enumerate() {
         for a in annotations(item.meta, names) {
             let vi = match seen.get(&Arc::as_ptr(a)) {
@@ -376,10 +388,13 @@ fn run<'v>(
                     let (args, kwargs) = runtime_of(eval)
                         .and_then(|rt| rt.resolve_args(eval, a))
                         .map_err(|e| report.wrap(e))?;
-                    let v = rules::parse(eval.heap(), &a.pos, &args, &kwargs).map_err(|e| {
-                        report.wrap(anyhow!("Invalid @{} annotation - {e}", a.name))
-                    })?;
-                    validations.push(v);
+                    match rules::parse(eval.heap(), rules::Written::of(a), &args, &kwargs) {
+                        Ok(v) => validations.push(v),
+                        Err(e) => {
+                            malformed.push(&a.name, e);
+                            continue;
+                        }
+                    }
                     seen.insert(Arc::as_ptr(a), validations.len() - 1);
                     validations.len() - 1
                 }
@@ -387,7 +402,11 @@ fn run<'v>(
             parsed.push((idx, vi));
         }
     }
+    if let Some(e) = malformed.error() {
+        return Err(report.wrap(e));
+    }
     let mut root_value: Option<Value<'v>> = None;
+    let mut repeats: Option<Repeats> = None;
     for (idx, vi) in &parsed {
         let v = &validations[*vi];
         let item = &items[*idx];
@@ -399,7 +418,7 @@ fn run<'v>(
         let mut make_ctx = |heap: Heap<'v>| -> Value<'v> {
             let root_v = *root_value.get_or_insert_with(|| match &root {
                 Root::Node(n) => from_node_in_fragment(heap, n),
-                Root::Docs(sets) => {
+                Root::Docs(sets, _) => {
                     let mut all = DocSet::default();
                     for ds in sets.iter() {
                         all.docs.extend(ds.docs.iter().cloned());
@@ -420,10 +439,21 @@ fn run<'v>(
             .run(eval, &subject, &mut make_ctx)
             .map_err(|e| report.wrap(anyhow!("Validating {}: {e}", paths.path(item.at))))?;
         if !found.is_empty() {
+            let document = match &root {
+                Root::Docs(sets, starts) => {
+                    // the document holding item `idx`: the last to start at or before it
+                    let doc = starts.partition_point(|&s| s <= *idx).saturating_sub(1);
+                    repeats
+                        .get_or_insert_with(|| Repeats::new(sets))
+                        .note(&item.meta.pos, doc)
+                }
+                Root::Node(_) => None,
+            };
             report.push(
                 Entry {
                     path: paths.path(item.at),
                     from: Some(item.meta.pos.clone()),
+                    document,
                     violations: found,
                 },
                 v.warn,
@@ -431,6 +461,120 @@ fn run<'v>(
         }
     }
     Ok(())
+}
+
+/// Which output documents hold nodes made by each template line: a line that made nodes
+/// of several documents (a document in a `for` loop, a fragment function called from
+/// several documents) does not tell by itself which document a report is about. Built
+/// on the first violation only.
+struct Repeats<'n> {
+    docs: Vec<&'n Doc>,
+    /// Position → indexes of the documents holding a node from it, in output order.
+    lines: HashMap<Pos, Vec<usize>>,
+}
+
+impl<'n> Repeats<'n> {
+    fn new(sets: &[&'n DocSet]) -> Self {
+        fn note(lines: &mut HashMap<Pos, Vec<usize>>, pos: &Pos, g: usize) {
+            let docs = lines.entry(pos.clone()).or_default();
+            if docs.last() != Some(&g) {
+                docs.push(g);
+            }
+        }
+        fn walk(n: &Node, g: usize, lines: &mut HashMap<Pos, Vec<usize>>) {
+            match n {
+                Node::Map(m) => {
+                    for i in &m.items {
+                        note(lines, &i.meta.pos, g);
+                        walk(&i.value, g, lines);
+                    }
+                }
+                Node::Array(a) => {
+                    for i in &a.items {
+                        note(lines, &i.meta.pos, g);
+                        walk(&i.value, g, lines);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let docs: Vec<&Doc> = sets.iter().flat_map(|ds| &ds.docs).collect();
+        let mut lines: HashMap<Pos, Vec<usize>> = HashMap::new();
+        for (g, d) in docs.iter().enumerate() {
+            note(&mut lines, &d.meta.pos, g);
+            walk(&d.value, g, &mut lines);
+        }
+        Repeats { docs, lines }
+    }
+
+    /// `document 2 of 3: Deployment web-2` when the line at `pos` made nodes of more
+    /// than one document (`kind` and `metadata.name` when the document has them).
+    fn note(&self, pos: &Pos, doc: usize) -> Option<String> {
+        let docs = self.lines.get(pos).filter(|d| d.len() > 1)?;
+        let n = docs.iter().position(|&g| g == doc)? + 1;
+        let mut note = format!("document {n} of {}", docs.len());
+        let names: Vec<&str> = self
+            .docs
+            .get(doc)
+            .map(|d| document_names(&d.value))
+            .unwrap_or_default();
+        if !names.is_empty() {
+            note.push_str(": ");
+            note.push_str(&names.join(" "));
+        }
+        Some(note)
+    }
+}
+
+/// A document's `kind` and `metadata.name`, those it has (strings only).
+fn document_names(v: &Node) -> Vec<&str> {
+    let Node::Map(m) = v else {
+        return Vec::new();
+    };
+    let kind = m.get_str("kind");
+    let name = match m.get_str("metadata") {
+        Some(Node::Map(meta)) => meta.get_str("name"),
+        _ => None,
+    };
+    [kind, name]
+        .into_iter()
+        .filter_map(|n| match n {
+            Some(Node::Str(s)) => Some(s.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The malformed annotations of one validation run, in the order met.
+#[derive(Default)]
+struct Malformed {
+    /// `@name` and the error, without repeats (a template line in a loop makes one
+    /// annotation per node).
+    errors: Vec<(String, rules::ParseError)>,
+}
+
+impl Malformed {
+    fn push(&mut self, name: &str, e: rules::ParseError) {
+        if !self.errors.iter().any(|(n, x)| n == name && *x == e) {
+            self.errors.push((name.to_owned(), e));
+        }
+    }
+
+    /// One malformed annotation: its message, as it has always read. Several: one line
+    /// each, every one naming where it was written.
+    fn error(&self) -> Option<anyhow::Error> {
+        match self.errors.as_slice() {
+            [] => None,
+            [(name, e)] => Some(anyhow!("Invalid @{name} annotation - {e}")),
+            all => {
+                let lines: Vec<String> = all
+                    .iter()
+                    .map(|(name, e)| format!("Invalid @{name} annotation - {}", e.positioned()))
+                    .collect();
+                Some(anyhow!("{}", lines.join("\n")))
+            }
+        }
+    }
 }
 
 /// The template position of the native function call being evaluated (`by:` of
@@ -448,5 +592,79 @@ pub fn call_site(eval: &Evaluator) -> Pos {
     match t.report_line(span.resolve_span().begin.line) {
         Some((line, _)) => Pos::new(&t.name, line),
         None => Pos::unknown(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::yaml::parser::{parse, ParseOptions};
+
+    #[test]
+    fn repeated_lines_name_their_documents() {
+        let file: Arc<str> = Arc::from("repeats-test.yml");
+        let mut sets = Vec::new();
+        for (i, src) in [
+            "kind: Deployment\nmetadata: {name: web}\n",
+            "kind: Service\n",
+            "other: 1\n",
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let mut ds = parse(src, &file, &ParseOptions::default()).unwrap();
+            ds.docs[0].meta.pos = Pos::new(&file, 10 + i as u32);
+            sets.push(ds);
+        }
+        let refs: Vec<&DocSet> = sets.iter().collect();
+        let r = Repeats::new(&refs);
+        // line 1 holds a node of every document; line 2 only of the first
+        let line1 = Pos::new(&file, 1);
+        assert_eq!(
+            r.note(&line1, 0).as_deref(),
+            Some("document 1 of 3: Deployment web")
+        );
+        assert_eq!(
+            r.note(&line1, 1).as_deref(),
+            Some("document 2 of 3: Service")
+        );
+        assert_eq!(r.note(&line1, 2).as_deref(), Some("document 3 of 3"));
+        assert_eq!(r.note(&Pos::new(&file, 2), 0), None);
+        assert_eq!(
+            r.note(&Pos::new(&file, 10), 0),
+            None,
+            "one document per line"
+        );
+    }
+
+    #[test]
+    fn one_malformed_annotation_reads_as_before_several_name_positions() {
+        let file: Arc<str> = Arc::from("malformed-test.yml");
+        let e = |m: &str, line: Option<u32>| rules::ParseError {
+            message: m.into(),
+            unnamed_pos: line.map(|l| Pos::new(&file, l)),
+        };
+        let mut one = Malformed::default();
+        one.push(
+            "assert/validate",
+            e("one_not_null= cannot be False", Some(3)),
+        );
+        one.push(
+            "assert/validate",
+            e("one_not_null= cannot be False", Some(3)),
+        );
+        assert_eq!(
+            one.error().unwrap().to_string(),
+            "Invalid @assert/validate annotation - one_not_null= cannot be False"
+        );
+        one.push(
+            "schema/validation",
+            e("unknown keyword argument \"x\" (at f:1)", None),
+        );
+        assert_eq!(
+            one.error().unwrap().to_string(),
+            "Invalid @assert/validate annotation - one_not_null= cannot be False (at malformed-test.yml:3)\nInvalid @schema/validation annotation - unknown keyword argument \"x\" (at f:1)"
+        );
+        assert!(Malformed::default().error().is_none());
     }
 }

@@ -37,6 +37,9 @@ pub struct Entry {
     pub path: String,
     /// Where the value came from (none for a value without a position).
     pub from: Option<Pos>,
+    /// Which document `from` is in, when that line made nodes of several output
+    /// documents: `document 2 of 3: Deployment web-2`.
+    pub document: Option<String>,
     pub violations: Vec<Violation>,
 }
 
@@ -118,8 +121,14 @@ fn entries(list: &[Entry]) -> String {
             out.push('\n');
         }
         let _ = writeln!(out, "  {}", e.path);
-        if let Some(from) = &e.from {
-            let _ = writeln!(out, "    from: {}", from.describe());
+        match (&e.from, &e.document) {
+            (Some(from), Some(doc)) => {
+                let _ = writeln!(out, "    from: {} ({doc})", from.describe());
+            }
+            (Some(from), None) => {
+                let _ = writeln!(out, "    from: {}", from.describe());
+            }
+            _ => {}
         }
         for v in &e.violations {
             match &v.message {
@@ -162,6 +171,7 @@ mod tests {
             Entry {
                 path: "a".into(),
                 from: Some(Pos::new(&file, 2)),
+                document: Some("document 2 of 3: Deployment web-2".into()),
                 violations: vec![Violation {
                     desc: "a value >= 10".into(),
                     by: Pos::new(&file, 1),
@@ -176,6 +186,7 @@ mod tests {
             Entry {
                 path: "(document)".into(),
                 from: Some(Pos::new(&file, 3)),
+                document: None,
                 violations: vec![Violation {
                     desc: "x".into(),
                     by: Pos::new(&file, 4),
@@ -188,7 +199,7 @@ mod tests {
         );
         assert_eq!(
             r.error_text().unwrap(),
-            "Validating final data values:\n  a\n    from: s.yml:2\n    - must be: a value >= 10 (by: s.yml:1)\n      found: value < 10\n\n  (document)\n    from: s.yml:3\n    - custom (by: s.yml:4)"
+            "Validating final data values:\n  a\n    from: s.yml:2 (document 2 of 3: Deployment web-2)\n    - must be: a value >= 10 (by: s.yml:1)\n      found: value < 10\n\n  (document)\n    from: s.yml:3\n    - custom (by: s.yml:4)"
         );
         assert!(r.warning_text().is_none());
     }

@@ -19,7 +19,7 @@ use crate::eval::convert::{
     from_node, from_node_in_fragment, scalar_value, sequence_items, to_node,
 };
 use crate::eval::error::message_text;
-use crate::yaml::{Node, Pos};
+use crate::yaml::{Annotation, Node, Pos};
 
 /// Named rules, in the order they run on a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -88,22 +88,91 @@ struct Named<'v> {
     kind: RuleKind,
     desc: String,
     arg: Arg<'v>,
+    /// Where the rule was written (`by:`).
+    by: Pos,
 }
 
 struct Custom<'v> {
     desc: String,
     func: Value<'v>,
     message: Option<String>,
+    by: Pos,
+}
+
+/// Where the arguments of an annotation were written: all where the annotation is, or
+/// (an annotation an overlay merged) each where it was written.
+#[derive(Clone, Copy)]
+pub struct Written<'a> {
+    pub pos: &'a Pos,
+    annotation: Option<&'a Annotation>,
+}
+
+impl<'a> Written<'a> {
+    /// Every argument written at `pos` (`assert.validate(...)`).
+    pub fn at(pos: &'a Pos) -> Self {
+        Written {
+            pos,
+            annotation: None,
+        }
+    }
+
+    /// The arguments of `a`, each where it was written.
+    pub fn of(a: &'a Annotation) -> Self {
+        Written {
+            pos: &a.pos,
+            annotation: Some(a),
+        }
+    }
+
+    fn arg(&self, i: usize) -> &'a Pos {
+        self.annotation.map_or(self.pos, |a| a.arg_pos(i))
+    }
+
+    fn kwarg(&self, i: usize) -> &'a Pos {
+        self.annotation.map_or(self.pos, |a| a.kwarg_pos(i))
+    }
+}
+
+/// Why an annotation's arguments do not make rules.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParseError {
+    pub message: String,
+    /// Where the faulty argument was written, when `message` does not say it (some
+    /// messages are the reference's, which name no position).
+    pub unnamed_pos: Option<Pos>,
+}
+
+impl ParseError {
+    fn new(message: String) -> Self {
+        ParseError {
+            message,
+            unnamed_pos: None,
+        }
+    }
+
+    /// The message, with the position it names or is missing.
+    pub fn positioned(&self) -> String {
+        match &self.unnamed_pos {
+            Some(p) => format!("{} (at {})", self.message, p.describe()),
+            None => self.message.clone(),
+        }
+    }
+}
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
 }
 
 /// The parsed rules of one annotation.
 pub struct Validation<'v> {
-    /// Where the annotation was written (`by:`).
+    /// Where the annotation was written.
     pub pos: Pos,
     custom: Vec<Custom<'v>>,
     named: Vec<Named<'v>>,
-    /// `not_null=True`, with its description.
-    not_null: Option<String>,
+    /// `not_null=True`, with its description and where it was written.
+    not_null: Option<(String, Pos)>,
     when: Option<Value<'v>>,
     /// `warn=True`: violations are reported as warnings.
     pub warn: bool,
@@ -210,27 +279,30 @@ fn split_description<'v>(kind: Option<RuleKind>, v: Value<'v>) -> (Option<String
     (Some(desc.to_owned()), second)
 }
 
-/// Parses an annotation's arguments; the error is the text after
+/// Parses an annotation's arguments; the error's message is the text after
 /// `Invalid @<name> annotation - `.
 pub fn parse<'v>(
     heap: Heap<'v>,
-    pos: &Pos,
+    written: Written,
     args: &[Value<'v>],
     kwargs: &[(String, Value<'v>)],
-) -> Result<Validation<'v>, String> {
-    let at = pos.describe();
+) -> Result<Validation<'v>, ParseError> {
+    let pos = written.pos;
     if args.is_empty() && kwargs.is_empty() {
-        return Err(format!(
-            "expected annotation to have 2-tuple as argument(s), but found no arguments (by {at})"
-        ));
+        return Err(ParseError::new(format!(
+            "expected annotation to have 2-tuple as argument(s), but found no arguments (by {})",
+            pos.describe()
+        )));
     }
     let mut custom = Vec::new();
-    for a in args {
+    for (i, a) in args.iter().enumerate() {
+        let by = written.arg(i);
+        let at = by.describe();
         let Some(t) = TupleRef::from_value(*a) else {
-            return Err(format!(
+            return Err(ParseError::new(format!(
                 "expected annotation to have 2-tuple as argument(s), but found: {} (by {at})",
                 go_repr(*a)
-            ));
+            )));
         };
         let items = t.content();
         let message = match items.len() {
@@ -238,34 +310,35 @@ pub fn parse<'v>(
             3 => match items[2].unpack_str() {
                 Some(m) if !m.is_empty() => Some(m.to_owned()),
                 _ => {
-                    return Err(format!(
+                    return Err(ParseError::new(format!(
                         "expected 2-tuple, but found tuple with length 3 (by {at})"
-                    ))
+                    )))
                 }
             },
             n => {
-                return Err(format!(
+                return Err(ParseError::new(format!(
                     "expected 2-tuple, but found tuple with length {n} (by {at})"
-                ))
+                )))
             }
         };
         let Some(desc) = items[0].unpack_str() else {
-            return Err(format!(
+            return Err(ParseError::new(format!(
                 "expected first item in the 2-tuple to be a string describing a valid value, but was {} (at {at})",
                 type_of(items[0])
-            ));
+            )));
         };
         let func = items[1];
         if !is_callable(func) && !func.has_attr("check", heap) {
-            return Err(format!(
+            return Err(ParseError::new(format!(
                 "expected second item in tuple to be an assertion function or assertion object, but was a {} (at {at})",
                 type_of(func)
-            ));
+            )));
         }
         custom.push(Custom {
             desc: desc.to_owned(),
             func,
             message,
+            by: by.clone(),
         });
     }
 
@@ -277,50 +350,63 @@ pub fn parse<'v>(
         when: None,
         warn: false,
     };
-    for (name, value) in kwargs {
+    for (i, (name, value)) in kwargs.iter().enumerate() {
+        let by = written.kwarg(i);
+        let at = by.describe();
         let name = name.as_str();
+        let positioned = |message: String| ParseError::new(format!("{message} (at {at})"));
         match name {
             "not_null" => {
                 let (desc, value) = split_description(None, *value);
                 match value.unpack_bool() {
-                    Some(true) => v.not_null = Some(desc.unwrap_or_else(|| "not null".into())),
+                    Some(true) => {
+                        v.not_null = Some((desc.unwrap_or_else(|| "not null".into()), by.clone()))
+                    }
                     Some(false) => v.not_null = None,
                     None => {
-                        return Err(format!(
-                            "expected keyword argument \"not_null\" to be a boolean, but was {} (at {at})",
+                        return Err(positioned(format!(
+                            "expected keyword argument \"not_null\" to be a boolean, but was {}",
                             type_of(value)
-                        ))
+                        )))
                     }
                 }
             }
             "warn" => match value.unpack_bool() {
                 Some(b) => v.warn = b,
                 None => {
-                    return Err(format!(
-                        "expected keyword argument \"warn\" to be a boolean, but was {} (at {at})",
+                    return Err(positioned(format!(
+                        "expected keyword argument \"warn\" to be a boolean, but was {}",
                         type_of(*value)
-                    ))
+                    )))
                 }
             },
             "when" => {
                 if !is_callable(*value) {
-                    return Err(format!(
-                        "expected keyword argument \"when\" to be a function, but was {} (at {at})",
+                    return Err(positioned(format!(
+                        "expected keyword argument \"when\" to be a function, but was {}",
                         type_of(*value)
-                    ));
+                    )));
                 }
                 v.when = Some(*value);
             }
             _ => {
                 let Some(kind) = RuleKind::from_kwarg(name) else {
-                    return Err(format!("unknown keyword argument \"{name}\" (at {at})"));
+                    return Err(positioned(format!("unknown keyword argument \"{name}\"")));
                 };
                 let (desc, value) = split_description(Some(kind), *value);
-                let (default_desc, arg) = named_arg(heap, kind, name, value, &at)?;
+                let (default_desc, arg) =
+                    named_arg(heap, kind, name, value, &at).map_err(|e| match e {
+                        ArgError::Positioned(m) => ParseError::new(m),
+                        ArgError::Unpositioned(m) => ParseError {
+                            message: m,
+                            unnamed_pos: Some(by.clone()),
+                        },
+                    })?;
                 v.named.push(Named {
                     kind,
                     desc: desc.unwrap_or(default_desc),
                     arg,
+                    by: by.clone(),
                 });
             }
         }
@@ -329,13 +415,26 @@ pub fn parse<'v>(
     Ok(v)
 }
 
+/// A bad argument of a named rule: a message that names where it was written, or one
+/// (the reference's wording) that does not.
+enum ArgError {
+    Positioned(String),
+    Unpositioned(String),
+}
+
+impl From<String> for ArgError {
+    fn from(m: String) -> Self {
+        ArgError::Positioned(m)
+    }
+}
+
 fn named_arg<'v>(
     heap: Heap<'v>,
     kind: RuleKind,
     name: &str,
     value: Value<'v>,
     at: &str,
-) -> Result<(String, Arg<'v>), String> {
+) -> Result<(String, Arg<'v>), ArgError> {
     let want = |what: &str| -> String {
         format!(
             "expected keyword argument \"{name}\" to be {what}, but was {} (at {at})",
@@ -370,7 +469,9 @@ fn named_arg<'v>(
         RuleKind::OneNotNull => {
             if let Some(b) = value.unpack_bool() {
                 if !b {
-                    return Err("one_not_null= cannot be False".into());
+                    return Err(ArgError::Unpositioned(
+                        "one_not_null= cannot be False".into(),
+                    ));
                 }
                 (
                     "exactly one of all children to be not null".into(),
@@ -378,10 +479,10 @@ fn named_arg<'v>(
                 )
             } else {
                 let items = sequence_items(heap, value).ok_or_else(|| {
-                    format!(
+                    ArgError::Unpositioned(format!(
                         "expected True or a sequence of keys, but was a '{}'",
                         type_of(value)
-                    )
+                    ))
                 })?;
                 let keys: Vec<Node> = items.iter().filter_map(|k| to_node(*k).ok()).collect();
                 (
@@ -392,10 +493,10 @@ fn named_arg<'v>(
         }
         RuleKind::OneOf => {
             let items = sequence_items(heap, value).ok_or_else(|| {
-                format!(
+                ArgError::Unpositioned(format!(
                     "expected keyword argument one_of to be a sequence, but was {}",
                     type_of(value)
-                )
+                ))
             })?;
             let nodes: Vec<Node> = items.iter().filter_map(|k| to_node(*k).ok()).collect();
             (format!("one of {}", list_repr(&items)), Arg::Seq(nodes))
@@ -403,7 +504,7 @@ fn named_arg<'v>(
         RuleKind::Len => {
             let n = match number_of(value) {
                 Some(Number::Int(i)) if value.get_type() == "int" => i,
-                _ => return Err(want("an int")),
+                _ => return Err(want("an int").into()),
             };
             (format!("length = {n}"), Arg::Int(n))
         }
@@ -469,7 +570,8 @@ fn named_arg<'v>(
             if n.is_zero() {
                 return Err(format!(
                     "expected keyword argument \"multiple_of\" to be a non-zero number (at {at})"
-                ));
+                )
+                .into());
             }
             (format!("a multiple of {}", n.text()), Arg::Number(n))
         }
@@ -600,9 +702,9 @@ impl<'v> Validation<'v> {
             }
         }
         let mut out = Vec::new();
-        if let Some(desc) = &self.not_null {
+        if let Some((desc, by)) = &self.not_null {
             if node.is_null() {
-                out.push(self.violation(desc.clone(), Some("value is null".into())));
+                out.push(violation(desc.clone(), by, Some("value is null".into())));
                 return Ok(out);
             }
         }
@@ -611,44 +713,16 @@ impl<'v> Validation<'v> {
         }
         for n in &self.named {
             if let Arg::Cel(rule) = &n.arg {
-                if let Some(v) = self.run_cel(rule, &n.desc, node) {
+                if let Some(v) = run_cel(rule, n, node) {
                     out.push(v);
                 }
                 continue;
             }
             if let Err(found) = self.run_named(eval.heap(), n, node) {
-                out.push(self.violation(n.desc.clone(), Some(found)));
+                out.push(violation(n.desc.clone(), &n.by, Some(found)));
             }
         }
         Ok(out)
-    }
-
-    /// A `cel=` rule: a violation when it evaluates to false, a rule error when it
-    /// cannot be evaluated. Transition rules (`oldSelf`) are skipped.
-    fn run_cel(&self, rule: &CelRule, desc: &str, node: &Node) -> Option<Violation> {
-        if rule.transition {
-            return None;
-        }
-        match cel::evaluate(rule, node) {
-            Ok(true) => None,
-            Ok(false) => {
-                Some(self.violation(desc.to_owned(), Some("CEL rule evaluated to false".into())))
-            }
-            Err(e) => Some(Violation {
-                rule_error: true,
-                ..self.violation(desc.to_owned(), Some(e))
-            }),
-        }
-    }
-
-    fn violation(&self, desc: String, found: Option<String>) -> Violation {
-        Violation {
-            desc,
-            by: self.pos.clone(),
-            found,
-            message: None,
-            rule_error: false,
-        }
     }
 
     fn run_custom(
@@ -685,7 +759,7 @@ impl<'v> Validation<'v> {
         });
         out.push(Violation {
             desc: c.desc.clone(),
-            by: self.pos.clone(),
+            by: c.by.clone(),
             found: if message.is_some() { None } else { found },
             message,
             rule_error: false,
@@ -755,12 +829,44 @@ impl<'v> Validation<'v> {
     }
 }
 
+fn violation(desc: String, by: &Pos, found: Option<String>) -> Violation {
+    Violation {
+        desc,
+        by: by.clone(),
+        found,
+        message: None,
+        rule_error: false,
+    }
+}
+
+/// A `cel=` rule: a violation when it evaluates to false, a rule error when it cannot be
+/// evaluated. Transition rules (`oldSelf`) are skipped.
+fn run_cel(rule: &CelRule, n: &Named, node: &Node) -> Option<Violation> {
+    if rule.transition {
+        return None;
+    }
+    match cel::evaluate(rule, node) {
+        Ok(true) => None,
+        Ok(false) => Some(violation(
+            n.desc.clone(),
+            &n.by,
+            Some("CEL rule evaluated to false".into()),
+        )),
+        Err(e) => Some(Violation {
+            rule_error: true,
+            ..violation(n.desc.clone(), &n.by, Some(e))
+        }),
+    }
+}
+
 /// A named rule as schema export reads it.
 pub struct RuleView<'a> {
     pub kind: RuleKind,
     /// The `must be:` text.
     pub desc: &'a str,
     pub arg: ArgView<'a>,
+    /// Where the rule was written.
+    pub by: &'a Pos,
 }
 
 /// The argument of a named rule, as schema export reads it.
@@ -787,9 +893,9 @@ pub enum ArgView<'a> {
 }
 
 impl Validation<'_> {
-    /// `not_null=True`'s description, when set.
-    pub fn not_null_desc(&self) -> Option<&str> {
-        self.not_null.as_deref()
+    /// `not_null=True`'s description and where it was written, when set.
+    pub fn not_null_rule(&self) -> Option<(&str, &Pos)> {
+        self.not_null.as_ref().map(|(d, by)| (d.as_str(), by))
     }
 
     /// Whether the rules only apply `when=` a condition holds.
@@ -797,9 +903,13 @@ impl Validation<'_> {
         self.when.is_some()
     }
 
-    /// The descriptions of the custom (positional) rules, in order.
-    pub fn custom_descs(&self) -> Vec<&str> {
-        self.custom.iter().map(|c| c.desc.as_str()).collect()
+    /// The descriptions of the custom (positional) rules and where each was written, in
+    /// order.
+    pub fn custom_rules(&self) -> Vec<(&str, &Pos)> {
+        self.custom
+            .iter()
+            .map(|c| (c.desc.as_str(), &c.by))
+            .collect()
     }
 
     /// The named rules, in the order they run.
@@ -809,6 +919,7 @@ impl Validation<'_> {
             .map(|n| RuleView {
                 kind: n.kind,
                 desc: &n.desc,
+                by: &n.by,
                 arg: match &n.arg {
                     Arg::Value(_, node) => ArgView::Value(node.as_ref()),
                     Arg::Number(x) => ArgView::Number(*x),

@@ -25,9 +25,12 @@ use crate::yaml::{Doc, DocSet, Meta, Node};
 pub struct Settings {
     pub compile: CompileOptions,
     pub strict: bool,
-    /// `--dangerous-data-values-disable-validation` (sticky for child libraries).
+    /// `--dangerous-data-values-disable-validation`, or for one library
+    /// `library.get(..., dangerous_data_values_disable_validation=True)` /
+    /// `.eval(data_value_schema_disable_validation=True)` (sticky for child libraries).
     pub disable_values_validation: bool,
-    /// `--output-disable-validation` (for every library).
+    /// `--output-disable-validation`, or for one library
+    /// `.eval(output_disable_validation=True)` (sticky for child libraries).
     pub disable_output_validation: bool,
 }
 
@@ -218,6 +221,7 @@ pub fn library_values(
                         doc.meta.pos.describe(),
                         Payload::Doc {
                             value: doc.value,
+                            meta: doc.meta,
                             after_module,
                         },
                     ));
@@ -261,48 +265,44 @@ pub fn library_values(
         }
         Ok(())
     };
-    // `doc`: where the document holding `value` was written, for messages
-    let overlay_on = |result: &mut Node,
-                      value: &Node,
-                      doc: Option<&str>,
-                      host: &mut dyn Host|
+    // a data-values document: the base when nothing came before, else an overlay on the
+    // values so far (and on the metadata of the document holding them)
+    let overlay_doc = |result: &mut Node,
+                       doc_meta: &mut Option<Meta>,
+                       (value, meta): (&Node, &Meta),
+                       host: &mut dyn Host|
      -> anyhow::Result<()> {
         if result.is_null() {
             *result = strip_overlay_annotations(value.clone());
-        } else {
-            let left = std::mem::take(result);
-            *result = overlay::apply_node(left, value, host).map_err(|e| {
-                let e = match doc {
-                    Some(pos) => e.within(format!("Document on line {pos}")),
-                    None => e,
-                };
-                wrap(anyhow!("{}", e.indented(0)))
-            })?;
+            if doc_meta.is_none() {
+                *doc_meta = Some(meta.clone());
+            }
+            return Ok(());
         }
+        let left = std::mem::take(result);
+        let left_meta = doc_meta.get_or_insert_with(Meta::default);
+        let protected = Some(values::SCHEMA_ANNOTATIONS);
+        *result = overlay::apply_doc_value(left, left_meta, (value, meta), protected, host)
+            .map_err(|e| wrap(anyhow!("{}", e.indented(0))))?;
         Ok(())
     };
     for doc in &own {
-        if result.is_null() {
-            result = strip_overlay_annotations(doc.value.clone());
-            if doc_meta.is_none() {
-                doc_meta = Some(doc.meta.clone());
-            }
-        } else {
-            let left = std::mem::take(&mut result);
-            result = overlay::apply_doc_value(left, doc, host)
-                .map_err(|e| wrap(anyhow!("{}", e.indented(0))))?;
-        }
+        overlay_doc(&mut result, &mut doc_meta, (&doc.value, &doc.meta), host)?;
         typed(&mut result, &mut doc_meta, None)?;
     }
-    for e in for_me.clone() {
-        if let Payload::Doc {
-            value,
-            after_module: false,
-        } = &e.payload
-        {
-            overlay_on(&mut result, value, Some(&e.origin), host)?;
-            typed(&mut result, &mut doc_meta, None)?;
-        }
+    let addressed = |after: bool| {
+        for_me.clone().filter_map(move |e| match &e.payload {
+            Payload::Doc {
+                value,
+                meta,
+                after_module,
+            } if *after_module == after => Some((value, meta)),
+            _ => None,
+        })
+    };
+    for doc in addressed(false) {
+        overlay_doc(&mut result, &mut doc_meta, doc, host)?;
+        typed(&mut result, &mut doc_meta, None)?;
     }
     for w in &inputs.with_values {
         if w.plain {
@@ -310,20 +310,19 @@ pub fn library_values(
                 result = Node::Map(Default::default());
             }
             values::merge_plain(&mut result, strip_overlay_annotations(w.node.clone()));
+        } else if result.is_null() {
+            result = strip_overlay_annotations(w.node.clone());
         } else {
-            overlay_on(&mut result, &w.node, None, host)?;
+            let left = std::mem::take(&mut result);
+            let protected = Some(values::SCHEMA_ANNOTATIONS);
+            result = overlay::apply_node(left, &w.node, protected, host)
+                .map_err(|e| wrap(anyhow!("{}", e.indented(0))))?;
         }
         typed(&mut result, &mut doc_meta, None)?;
     }
-    for e in for_me.clone() {
-        if let Payload::Doc {
-            value,
-            after_module: true,
-        } = &e.payload
-        {
-            overlay_on(&mut result, value, Some(&e.origin), host)?;
-            typed(&mut result, &mut doc_meta, None)?;
-        }
+    for doc in addressed(true) {
+        overlay_doc(&mut result, &mut doc_meta, doc, host)?;
+        typed(&mut result, &mut doc_meta, None)?;
     }
     let cli = mine.into_iter().filter_map(|e| match e.payload {
         Payload::Cli(c) => Some(c),
@@ -407,10 +406,11 @@ fn library_schema<'e>(
     let Some(first) = docs.next() else {
         return Ok(None);
     };
-    let meta = first.meta.clone();
+    let mut meta = first.meta.clone();
     let mut value = strip_overlay_annotations(first.value);
-    for doc in docs {
-        value = overlay::apply_doc_value(value, &doc, host)
+    for mut doc in docs {
+        crate::schema::spread_document_defaults(&mut doc.value, &doc.meta, host);
+        value = overlay::apply_doc_value(value, &mut meta, (&doc.value, &doc.meta), None, host)
             .map_err(|e| wrap(indent(&e.indented(0), 2)))?;
     }
     Schema::build(&value, &meta, host).map(Some).map_err(wrap)

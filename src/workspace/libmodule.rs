@@ -215,10 +215,11 @@ impl Handle {
         rt: &crate::eval::runtime::Runtime,
         eval: &mut Evaluator,
         what: &str,
+        settings: Settings,
     ) -> anyhow::Result<ValuesStage> {
         let inputs = self.inputs();
         let mut host = EvalHost::new(eval);
-        library_values(rt, &self.child, inputs, self.settings, &mut host)
+        library_values(rt, &self.child, inputs, settings, &mut host)
             .and_then(|stage| {
                 stage.validate(eval)?;
                 Ok(stage)
@@ -283,15 +284,23 @@ fn library_methods(builder: &mut MethodsBuilder) {
     }
 
     /// Runs the library; its output documents as a yamlfragment.
+    /// `data_value_schema_disable_validation=True` / `output_disable_validation=True`
+    /// skip validating its data values / output documents in this run, and in the
+    /// libraries it evaluates (not in the caller's).
     fn eval<'v>(
         this: &LibraryValue,
+        #[starlark(require = named, default = false)] data_value_schema_disable_validation: bool,
+        #[starlark(require = named, default = false)] output_disable_validation: bool,
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<Value<'v>> {
         let h = this.handle()?;
         let rt = runtime_of(eval)?;
-        let stage = h.values(rt, eval, "eval")?;
+        let mut settings = h.settings;
+        settings.disable_values_validation |= data_value_schema_disable_validation;
+        settings.disable_output_validation |= output_disable_validation;
+        let stage = h.values(rt, eval, "eval", settings)?;
         let outputs =
-            library_outputs(rt, &h.child, stage, h.settings).map_err(|e| h.wrap("eval", e))?;
+            library_outputs(rt, &h.child, stage, settings).map_err(|e| h.wrap("eval", e))?;
         let mut docs = DocSet::default();
         for out in outputs {
             if let OutputContent::Yaml(ds) = out.content {
@@ -316,7 +325,7 @@ fn library_methods(builder: &mut MethodsBuilder) {
     ) -> anyhow::Result<Value<'v>> {
         let h = this.handle()?;
         let rt = runtime_of(eval)?;
-        let stage = h.values(rt, eval, "data_values")?;
+        let stage = h.values(rt, eval, "data_values", h.settings)?;
         match stage.values {
             Node::Null => Ok(eval.heap().alloc(YttStruct::new(SmallMap::new()))),
             v => from_node_struct(eval.heap(), &v),
@@ -338,7 +347,7 @@ fn library_methods(builder: &mut MethodsBuilder) {
             ));
         }
         let rt = runtime_of(eval)?;
-        let stage = h.values(rt, eval, "export")?;
+        let stage = h.values(rt, eval, "export", h.settings)?;
         let scope = Arc::new(Scope::new(h.child.clone(), Vec::new(), h.settings));
         let lib_eval = LibraryEval::new(rt, h.child.clone(), stage.values, h.settings, scope);
         let wanted = path.into_option();

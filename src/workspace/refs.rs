@@ -57,8 +57,13 @@ pub fn parse_ref(s: &str) -> anyhow::Result<Vec<RefSegment>> {
 /// What an envelope carries.
 #[derive(Clone, Debug)]
 pub enum Payload {
-    /// A `@data/values` document (`after_library_module=True` ones are applied last).
-    Doc { value: Node, after_module: bool },
+    /// A `@data/values` document (its value and document metadata;
+    /// `after_library_module=True` ones are applied last).
+    Doc {
+        value: Node,
+        meta: Meta,
+        after_module: bool,
+    },
     /// Values from the command line.
     /// (Shared: envelopes are copied down the library tree; the values can be large.)
     Cli(Arc<CliValues>),
@@ -197,6 +202,7 @@ mod tests {
             "v.yml:1".into(),
             Payload::Doc {
                 value: Node::Null,
+                meta: Meta::default(),
                 after_module: false,
             },
         );

@@ -111,6 +111,16 @@ pub fn check_annotation_placement(file: &str, ds: &DocSet) -> anyhow::Result<()>
     Ok(())
 }
 
+/// A data-values overlay may edit the annotations data values carry of their own
+/// (`@assert/validate`), not those the schema gives them: the schema gives every value
+/// of a type its `schema/…` annotations again after each overlay, so such an edit would
+/// be silently undone. A schema's rules are changed by a `@data/values-schema` overlay.
+pub const SCHEMA_ANNOTATIONS: crate::overlay::annotations::Protected =
+    crate::overlay::annotations::Protected {
+        prefix: "schema/",
+        reason: "a data-values overlay does not edit the annotations a schema gives data values; change the schema's with a @data/values-schema overlay",
+    };
+
 /// Plain merge: maps merge key by key (new keys are added), anything else replaces.
 pub fn merge_plain(left: &mut Node, right: Node) {
     match (left, right) {

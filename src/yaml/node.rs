@@ -212,11 +212,42 @@ pub struct Annotation {
     pub pos: Pos,
     pub args: Vec<ValueRef>,
     pub kwargs: Vec<(String, ValueRef)>,
+    /// Where each argument was written, when they were not all written at `pos`: an
+    /// annotation an overlay merged (`@overlay/merge-anns`) keeps the position of each
+    /// argument, so that each rule reports where it was written. Positional arguments
+    /// first, then keyword arguments; empty when every argument was written at `pos`.
+    pub arg_pos: Vec<Pos>,
 }
 
 impl Annotation {
+    /// An annotation whose arguments were all written where it was.
+    pub fn new(
+        name: impl Into<String>,
+        pos: Pos,
+        args: Vec<ValueRef>,
+        kwargs: Vec<(String, ValueRef)>,
+    ) -> Self {
+        Annotation {
+            name: name.into(),
+            pos,
+            args,
+            kwargs,
+            arg_pos: Vec::new(),
+        }
+    }
+
     pub fn kwarg(&self, name: &str) -> Option<ValueRef> {
         self.kwargs.iter().find(|(k, _)| k == name).map(|(_, v)| *v)
+    }
+
+    /// Where positional argument `i` was written.
+    pub fn arg_pos(&self, i: usize) -> &Pos {
+        self.arg_pos.get(i).unwrap_or(&self.pos)
+    }
+
+    /// Where keyword argument `i` was written.
+    pub fn kwarg_pos(&self, i: usize) -> &Pos {
+        self.arg_pos.get(self.args.len() + i).unwrap_or(&self.pos)
     }
 }
 

@@ -168,21 +168,21 @@ fn annotation_rules<'v>(
     out: &mut Vec<Rule>,
 ) -> anyhow::Result<()> {
     let (args, kwargs) = runtime_of(eval)?.resolve_args(eval, a)?;
-    let v = rules::parse(eval.heap(), &a.pos, &args, &kwargs)
+    let v = rules::parse(eval.heap(), rules::Written::of(a), &args, &kwargs)
         .map_err(|e| anyhow!("Invalid @{} annotation - {e}", a.name))?;
     let conditional = v.has_when();
-    let rule = |desc: &str, check: Check| Rule {
+    let rule = |desc: &str, by: &Pos, check: Check| Rule {
         desc: desc.to_owned(),
-        by: a.pos.clone(),
+        by: by.clone(),
         conditional,
         warn: v.warn,
         check,
     };
-    if let Some(desc) = v.not_null_desc() {
-        out.push(rule(desc, Check::NotNull));
+    if let Some((desc, by)) = v.not_null_rule() {
+        out.push(rule(desc, by, Check::NotNull));
     }
-    for desc in v.custom_descs() {
-        out.push(rule(desc, Check::Custom));
+    for (desc, by) in v.custom_rules() {
+        out.push(rule(desc, by, Check::Custom));
     }
     for n in v.named_rules() {
         let check = match (n.kind, n.arg) {
@@ -206,7 +206,7 @@ fn annotation_rules<'v>(
             // no other combination is parsed
             _ => Check::Custom,
         };
-        out.push(rule(n.desc, check));
+        out.push(rule(n.desc, n.by, check));
     }
     Ok(())
 }
