@@ -338,7 +338,11 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
                 }
             }
         }
-        let in_tpl_def = innermost_def[i].is_some_and(|d| blocks[d].uses_tpl);
+        // A `return` on a line that starts with `def` belongs to that one-line def
+        // (`def f(): return x`), which holds no nodes whatever encloses it: only the
+        // returns of a def holding nodes end its node context.
+        let in_tpl_def = !matches!(ll.first_tok, Token::Def)
+            && innermost_def[i].is_some_and(|d| blocks[d].uses_tpl);
         let start = line_starts[ll.first];
         let end = line_starts
             .get(ll.last + 1)
@@ -694,6 +698,25 @@ mod tests {
         let mut out = to_indented(0, &lines).unwrap_or_else(|e| panic!("{}", e.message));
         out.code.truncate(out.code.trim_end().len());
         out
+    }
+
+    #[test]
+    fn a_one_line_def_keeps_its_return_inside_a_def_holding_nodes() {
+        let mut lines = vec![
+            Line::user("def outer():", 1),
+            Line::user("def inner(x): return x", 2),
+            Line::instr("__ytt_start_node(0, 1)".into(), Some(3)),
+            Line::user("return inner", 4),
+            Line::user("end", 5),
+        ];
+        lines[2].start_tag = Some(1);
+        let out = to_indented(0, &lines).unwrap_or_else(|e| panic!("{}", e.message));
+        assert_eq!(
+            out.code,
+            "def outer():\n    __ytt_start_ctx(0, 1)\n    def inner(x): return x\n    \
+             __ytt_start_node(0, 1)\n    return __ytt_end_ctx(0,  inner)\n    \
+             return __ytt_end_ctx(0)\n"
+        );
     }
 
     #[test]
