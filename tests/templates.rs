@@ -659,3 +659,23 @@ fn closures_made_in_a_function_holding_nodes() {
          in_place:\n  a: 2\n  b: 2\n"
     );
 }
+
+/// Rule: every generated line maps back to its template line, a `while` condition over
+/// several lines too, so errors after it name their own line.
+#[test]
+fn while_condition_over_several_lines() {
+    let out = tpl(
+        "#@ x = 0\n\
+         #@ while (x <\n\
+         #@        3):\n\
+         #@   x += 1\n\
+         #@ end\n\
+         a: #@ x\n\
+         b: #@ fail(\"here\")\n",
+        &[],
+    );
+    assert_eq!(
+        out.err(),
+        "ytt: Error: \n- fail: here\n    in <toplevel>\n      tpl.yml:7 | b: #@ fail(\"here\")\n"
+    );
+}

@@ -399,7 +399,11 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
                 src,
                 d.clone(),
             );
-            push(&format!("{ind}    if not ({cond}):"), src, d.clone());
+            // a condition over several lines keeps each of them on its own line
+            let test = format!("{ind}    if not ({cond}):");
+            for (k, t) in test.split('\n').enumerate() {
+                push(t, src_of(ll.first + k), display_of(ll.first + k));
+            }
             push(&format!("{ind}        break"), src, d);
         } else {
             for (k, t) in text.split('\n').enumerate() {
@@ -716,6 +720,19 @@ mod tests {
             "def outer():\n    __ytt_start_ctx(0, 1)\n    def inner(x): return x\n    \
              __ytt_start_node(0, 1)\n    return __ytt_end_ctx(0,  inner)\n    \
              return __ytt_end_ctx(0)\n"
+        );
+    }
+
+    #[test]
+    fn a_while_condition_over_several_lines_keeps_its_line_map() {
+        let out = indent("while (x <\n  3):\n  x += 1\nend\ny = 1\n");
+        assert_eq!(
+            out.code,
+            "for _ in __ytt_forever():\n    if not ((x <\n3)):\n        break\n    x += 1\ny = 1"
+        );
+        assert_eq!(
+            out.line_map,
+            vec![Some(1), Some(1), Some(2), Some(1), Some(3), Some(5), None]
         );
     }
 
