@@ -473,3 +473,61 @@ fn template_numbers_count_every_yaml_template() {
         out.stderr
     );
 }
+
+/// Rule: code nested deeper than 1000 levels (one expression's parts, or blocks) is a
+/// clear error at its line, never a stack overflow; code up to that depth runs.
+#[test]
+fn code_nested_too_deeply() {
+    const N: usize = 20_000;
+    let expression = |code: String| {
+        let out = tpl(&format!("a: #@ {code}\n"), &[]);
+        let err = out.err().to_owned();
+        assert!(
+            err.starts_with(
+                "ytt: Error: \n- expression is nested too deeply (more than 1000 levels)\n    tpl.yml:1 | a: #@ "
+            ),
+            "{}",
+            &err[..err.len().min(300)]
+        );
+    };
+    expression(format!("{}{}", "[".repeat(N), "]".repeat(N)));
+    expression(format!("1{}", " + 1".repeat(N)));
+    expression(format!("{}1", "-".repeat(N)));
+    expression(format!("{}1", "not ".repeat(N)));
+    expression(format!("{}1", "lambda: ".repeat(N)));
+    expression(format!("len{}", "()".repeat(N)));
+    let star = Ytt::new()
+        .file(
+            "x.star",
+            &format!("x = {}1{}\n", "(".repeat(N), ")".repeat(N)),
+        )
+        .file("t.yml", "#@ load(\"x.star\", \"x\")\na: #@ x\n")
+        .run(&["-f", "."]);
+    assert!(star.err().contains(
+        "- expression is nested too deeply (more than 1000 levels)\n         1 | x = ((("
+    ));
+    let blocks = tpl(
+        &format!(
+            "{}a: 1\n{}",
+            "#@ if True:\n".repeat(N),
+            "#@ end\n".repeat(N)
+        ),
+        &[],
+    );
+    assert_eq!(
+        blocks.err(),
+        "ytt: Error: \n- blocks are nested too deeply (more than 1000 levels)\n    tpl.yml:1001 | #@ if True:\n"
+    );
+    let n = 990;
+    let fits = tpl(
+        &format!(
+            "#@ x = {}{}\na: #@ len(x)\nb: #@ 1{}\nc: #@ {}1\n",
+            "[".repeat(n),
+            "]".repeat(n),
+            " + 1".repeat(n),
+            "-".repeat(n)
+        ),
+        &[],
+    );
+    assert_eq!(fits.ok(), "a: 1\nb: 991\nc: 1\n");
+}

@@ -170,6 +170,63 @@ fn is_identifier(name: &str) -> bool {
         && name.chars().next().is_some_and(|c| !c.is_ascii_digit())
 }
 
+/// How deeply code may nest: statements in blocks, and the parts of one expression (see
+/// [`Nesting`]). starlark-rust compiles and evaluates its syntax tree recursively, so
+/// deeper code would overflow the stack instead of ending in an error (the same bound
+/// as for YAML nesting and for values converted to YAML).
+pub(crate) const MAX_NESTING: usize = 1000;
+
+/// A bound on the depth of the syntax tree of the statement being lexed, from its
+/// tokens: every operator (`a + b + c` is a tree as deep as its operators), every keyword
+/// inside an expression and every opening bracket counts at its bracket level; the items
+/// between commas are siblings, so a comma forgets the count of the item before it.
+#[derive(Default)]
+struct Nesting {
+    /// Counts per open bracket, the statement's own level first.
+    levels: Vec<usize>,
+    total: usize,
+}
+
+impl Nesting {
+    /// Takes the next token; returns the bound so far.
+    fn token(&mut self, tok: &Token) -> usize {
+        if self.levels.is_empty() {
+            self.levels.push(0);
+        }
+        match tok {
+            Token::Identifier(_)
+            | Token::Int(_)
+            | Token::Float(_)
+            | Token::String(_)
+            | Token::Colon
+            | Token::Comment(_) => {}
+            Token::Comma => {
+                if let Some(top) = self.levels.last_mut() {
+                    self.total -= std::mem::take(top);
+                }
+            }
+            Token::ClosingRound | Token::ClosingSquare | Token::ClosingCurly => {
+                if self.levels.len() > 1 {
+                    self.total -= self.levels.pop().unwrap_or(0);
+                }
+            }
+            _ => {
+                self.total += 1;
+                if let Some(top) = self.levels.last_mut() {
+                    *top += 1;
+                }
+                if matches!(
+                    tok,
+                    Token::OpeningRound | Token::OpeningSquare | Token::OpeningCurly
+                ) {
+                    self.levels.push(0);
+                }
+            }
+        }
+        self.total
+    }
+}
+
 #[derive(Clone, Copy, PartialEq)]
 enum LineKind {
     Normal,
@@ -284,6 +341,11 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
             }
         }
         if ll.ends_with_colon {
+            if stack.len() >= MAX_NESTING {
+                return Err(err_here(&format!(
+                    "blocks are nested too deeply (more than {MAX_NESTING} levels)"
+                )));
+            }
             blocks.push(Block {
                 is_def: matches!(ll.first_tok, Token::Def),
                 uses_tpl: false,
@@ -489,6 +551,7 @@ fn lex_logical_lines(
     let mut lambda_depth: Option<i32> = None;
     // inside a `load(…)` statement
     let mut in_load = false;
+    let mut nesting = Nesting::default();
 
     for lexeme in lexer {
         let (s, tok, e) = lexeme.map_err(|err| {
@@ -527,6 +590,7 @@ fn lex_logical_lines(
                     c.ends_with_colon = matches!(last_sig, Some(Token::Colon));
                     logical.push(c);
                 }
+                nesting = Nesting::default();
                 last_sig = None;
                 prev_tok = None;
                 depth = 0;
@@ -545,6 +609,15 @@ fn lex_logical_lines(
                 .into())
             }
             _ => {}
+        }
+        if nesting.token(&tok) > MAX_NESTING {
+            return Err(BlockError {
+                message: format!(
+                    "expression is nested too deeply (more than {MAX_NESTING} levels)"
+                ),
+                line: src_of(line_of(s)),
+            }
+            .into());
         }
         if cur.is_none() {
             cur = Some(LogicalLine {
