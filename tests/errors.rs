@@ -531,3 +531,45 @@ fn code_nested_too_deeply() {
     );
     assert_eq!(fits.ok(), "a: 1\nb: 991\nc: 1\n");
 }
+
+/// Rule: user code may not name the instructions of the generated code (`__ytt_…`) nor
+/// its annotation values: called or reassigned, they broke the node contexts
+/// (`internal error: node started outside of a context`).
+#[test]
+fn names_reserved_for_generated_code() {
+    let reserved = |src: &str, name: &str, line: &str| {
+        let out = tpl(src, &[]);
+        assert_eq!(
+            out.err(),
+            format!(
+                "ytt: Error: \n- {name} is a name reserved for the code ytt generates\n    tpl.yml:{line}\n"
+            )
+        );
+    };
+    reserved(
+        "#@ __ytt_end_ctx(0)\na: 1\n",
+        "__ytt_end_ctx",
+        "1 | #@ __ytt_end_ctx(0)",
+    );
+    reserved(
+        "a: #@ __ytt_start_node(0, 99)\n",
+        "__ytt_start_node",
+        "1 | a: #@ __ytt_start_node(0, 99)",
+    );
+    reserved(
+        "#@ ytt_annotation_values_ = []\na: 1\n",
+        "ytt_annotation_values_",
+        "1 | #@ ytt_annotation_values_ = []",
+    );
+    reserved(
+        "#@foo/bar __ytt_set_node\na: 1\n",
+        "__ytt_set_node",
+        "1 | #@foo/bar __ytt_set_node",
+    );
+    let text = Ytt::new()
+        .file("t.txt", "x: (@= str(__ytt_end_ctx(1)) @)\n")
+        .run(&["-f", "t.txt"]);
+    assert!(text.err().starts_with(
+        "ytt: Error: \n- __ytt_end_ctx is a name reserved for the code ytt generates\n"
+    ));
+}

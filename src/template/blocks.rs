@@ -255,7 +255,20 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
     let (joined, line_starts, logical) = loop {
         let (joined, line_starts) = join_lines(lines, &keep, &renames);
         let line_of = |off: usize| line_starts.partition_point(|&s| s <= off).saturating_sub(1);
-        match lex_logical_lines(template_id, &joined, &line_of, &src_of) {
+        // is this offset of the joined source in user code?
+        let user_at = |off: usize| {
+            let phys = line_of(off);
+            let code = &lines[phys].code;
+            let trimmed = if keep[phys] {
+                0
+            } else {
+                code.len() - code.trim_start().len()
+            };
+            lines[phys]
+                .user_from
+                .is_some_and(|from| off - line_starts[phys] + trimmed >= from)
+        };
+        match lex_logical_lines(template_id, &joined, &line_of, &src_of, &user_at) {
             Ok((logical, in_strings)) => {
                 if in_strings.iter().all(|&l| keep[l]) {
                     break (joined, line_starts, logical);
@@ -531,6 +544,7 @@ fn lex_logical_lines(
     joined: &str,
     line_of: &dyn Fn(usize) -> usize,
     src_of: &dyn Fn(usize) -> Option<u32>,
+    user_at: &dyn Fn(usize) -> bool,
 ) -> Result<(Vec<LogicalLine>, Vec<usize>), LexFailure> {
     let mut in_strings = Vec::new();
     let codemap = CodeMap::new("template".into(), joined.to_owned());
@@ -609,6 +623,15 @@ fn lex_logical_lines(
                 .into())
             }
             _ => {}
+        }
+        if let Token::Identifier(name) = &tok {
+            if instr::is_reserved(name) && user_at(s) {
+                return Err(BlockError {
+                    message: format!("{name} is a name reserved for the code ytt generates"),
+                    line: src_of(line_of(s)),
+                }
+                .into());
+            }
         }
         if nesting.token(&tok) > MAX_NESTING {
             return Err(BlockError {
