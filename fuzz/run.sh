@@ -20,6 +20,10 @@ bin_dir="target/$host/release"
 work="$PWD/work"
 
 build() {
+  # libfuzzer-sys compiles libFuzzer with the machine's C++ compiler
+  if ! command -v c++ >/dev/null; then
+    apt-get update -qq && apt-get install -y -qq g++ >/dev/null
+  fi
   # What cargo-fuzz passes, on stable: SanitizerCoverage feeding libFuzzer (linked by
   # libfuzzer-sys); --target keeps the flags off build scripts and proc macros.
   RUSTFLAGS="-Cpasses=sancov-module \
