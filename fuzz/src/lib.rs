@@ -18,11 +18,75 @@ use ytt::yaml::parser::{parse, ParseOptions};
 fn on_run_stack<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
     let worker = std::thread::Builder::new()
         .stack_size(ytt::cmd::STACK_SIZE)
-        .spawn(f)
+        .spawn(move || {
+            let _guard = StackOverflowGuard::new();
+            f()
+        })
         .expect("spawning the run thread");
     match worker.join() {
         Ok(r) => r,
         Err(panic) => std::panic::resume_unwind(panic),
+    }
+}
+
+/// A stack overflow must end as a finding with its input saved. libFuzzer's SIGSEGV
+/// handler would run on the exhausted stack and the process die without a word (Rust's
+/// own overflow handler is not installed: libFuzzer's `main` runs, not Rust's). So the run
+/// thread gets an alternate signal stack, and SIGSEGV or SIGBUS there prints a line and
+/// aborts, which libFuzzer reports as a crash, saving the input.
+struct StackOverflowGuard {
+    stack: Vec<u8>,
+}
+
+impl StackOverflowGuard {
+    const SIZE: usize = 64 * 1024;
+
+    fn new() -> Self {
+        static HANDLER: std::sync::Once = std::sync::Once::new();
+        HANDLER.call_once(|| {
+            // SAFETY: a zeroed sigaction is valid; the handler only calls
+            // async-signal-safe functions.
+            unsafe {
+                let mut sa: libc::sigaction = std::mem::zeroed();
+                sa.sa_sigaction = on_fault as extern "C" fn(libc::c_int) as libc::sighandler_t;
+                sa.sa_flags = libc::SA_ONSTACK;
+                libc::sigemptyset(&mut sa.sa_mask);
+                libc::sigaction(libc::SIGSEGV, &sa, std::ptr::null_mut());
+                libc::sigaction(libc::SIGBUS, &sa, std::ptr::null_mut());
+            }
+        });
+        let mut guard = StackOverflowGuard {
+            stack: vec![0; Self::SIZE],
+        };
+        let ss = libc::stack_t {
+            ss_sp: guard.stack.as_mut_ptr().cast(),
+            ss_flags: 0,
+            ss_size: Self::SIZE,
+        };
+        // SAFETY: the memory outlives its use as this thread's signal stack (see Drop).
+        unsafe { libc::sigaltstack(&ss, std::ptr::null_mut()) };
+        guard
+    }
+}
+
+impl Drop for StackOverflowGuard {
+    fn drop(&mut self) {
+        let ss = libc::stack_t {
+            ss_sp: std::ptr::null_mut(),
+            ss_flags: libc::SS_DISABLE,
+            ss_size: 0,
+        };
+        // SAFETY: turns this thread's signal stack off before its memory is freed.
+        unsafe { libc::sigaltstack(&ss, std::ptr::null_mut()) };
+    }
+}
+
+extern "C" fn on_fault(_: libc::c_int) {
+    let msg = b"ytt-fuzz: SIGSEGV or SIGBUS in the run thread: a stack overflow\n";
+    // SAFETY: write and abort are async-signal-safe.
+    unsafe {
+        libc::write(2, msg.as_ptr().cast(), msg.len());
+        libc::abort();
     }
 }
 
