@@ -4,6 +4,8 @@ pub mod bytestr;
 pub mod cmd;
 pub mod eval;
 pub mod files;
+pub mod fmt;
+pub mod memory;
 pub mod overlay;
 pub mod schema;
 pub mod stdlib;

@@ -2,10 +2,11 @@
 
 use std::process::ExitCode;
 
-/// mimalloc: the default allocator's per-thread arena grows in small steps, which cost a
-/// quarter of the run time on large inputs (measured on bench/overlays).
+/// mimalloc (the default allocator's per-thread arena grows in small steps, which cost a
+/// quarter of the run time on large inputs, measured on bench/overlays), within the
+/// run's memory budget (`--max-memory`).
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: ytt::memory::Budgeted = ytt::memory::Budgeted;
 
 fn main() -> ExitCode {
     // Panics are reported as errors below, not by the default hook.

@@ -854,22 +854,3 @@ fn template_subcommand_aliases() {
         );
     }
 }
-
-// ---------------------------------------------------------------- fmt
-
-#[test]
-fn fmt_keeps_comments_and_indents_sequences() {
-    let dir = tempfile::tempdir().unwrap();
-    write(
-        dir.path(),
-        "f.yml",
-        "# top\na: 1   # trailing\nlist:\n- x\n- {\"k\": 1}\n# middle\nb: \"s\"\n",
-    );
-    write(dir.path(), "skip.txt", "not yaml\n");
-    let out = ytt_in(dir.path(), &["fmt", "-f", "f.yml", "-f", "skip.txt"], None);
-    assert_eq!((out.code, out.stderr.as_str()), (0, ""));
-    assert_eq!(
-        out.stdout,
-        "# top\na: 1 # trailing\nlist:\n  - x\n  - k: 1\n\n# middle\nb: s\n"
-    );
-}

@@ -91,7 +91,35 @@ fn numeric_rules() {
 fn cel_rules() {
     assert_report(
         "#@assert/validate cel=\"self.min <= self.max\"\nlimits:\n  min: 10\n  max: 5\n#@assert/validate cel=\"self.nope > 1\"\nother: {a: 1}\n#@assert/validate cel=(\"immutable\", \"self == oldSelf\")\nname: x\n#@assert/validate cel=\"self.startsWith('kube')\"\nns: kube-system\n",
-        "  limits\n    from: tpl.yml:2\n    - must be: a value satisfying the CEL rule \"self.min <= self.max\" (by: tpl.yml:1)\n      found: CEL rule evaluated to false\n\n  other\n    from: tpl.yml:6\n    - must be: a value satisfying the CEL rule \"self.nope > 1\" (by: tpl.yml:5)\n      found: No such key: nope",
+        "  limits\n    from: tpl.yml:2\n    - must be: a value satisfying the CEL rule \"self.min <= self.max\" (by: tpl.yml:1)\n      found: CEL rule evaluated to false\n\n  other\n    from: tpl.yml:6\n    - rule error: a value satisfying the CEL rule \"self.nope > 1\" (by: tpl.yml:5)\n      error: no such key: nope",
+    );
+}
+
+/// `cel=` as Kubernetes evaluates it: a null item is absent, escaped property names,
+/// the Kubernetes libraries; an evaluation error is the rule's (a rule error), not the
+/// value's.
+#[test]
+fn cel_rules_have_kubernetes_semantics() {
+    let t = "#@assert/validate cel=\"[has(self.a), has(self.b)].exists_one(x, x)\"\none: {a: 1, b: null}\n\
+             #@assert/validate cel=\"self.max__dash__surge < 3 && self.__namespace__ == 'x'\"\nescaped: {max-surge: 1, namespace: x}\n\
+             #@assert/validate cel=\"quantity(self).isLessThan(quantity('1Gi')) && isURL('https://x') && ip('10.0.0.1').family() == 4\"\nq: 512Mi\n\
+             #@assert/validate cel=\"self.lowerAscii().split('-') == ['a', 'b'] && [1, 2].isSorted() && 'x1'.find('[0-9]') == '1'\"\ns: A-B\n";
+    assert_eq!(
+        tpl(t, &[]).ok(),
+        "one:\n  a: 1\n  b: null\nescaped:\n  max-surge: 1\n  namespace: x\nq: 512Mi\ns: A-B\n"
+    );
+    assert_report(
+        "#@assert/validate cel=\"self.b == null\"\nnull_access: {a: 1, b: null}\n#@assert/validate cel=\"nope(self)\"\nundeclared: 1\n#@assert/validate cel=\"self + 'a' == 'b'\"\ntype_error: 1\n",
+        "  null_access\n    from: tpl.yml:2\n    - rule error: a value satisfying the CEL rule \"self.b == null\" (by: tpl.yml:1)\n      error: no such key: b\n\n  undeclared\n    from: tpl.yml:4\n    - rule error: a value satisfying the CEL rule \"nope(self)\" (by: tpl.yml:3)\n      error: undeclared reference to 'nope'\n\n  type_error\n    from: tpl.yml:6\n    - rule error: a value satisfying the CEL rule \"self + 'a' == 'b'\" (by: tpl.yml:5)\n      error: unsupported binary operator 'add': Int(1), String(\"a\")",
+    );
+}
+
+/// `matches=` means what RE2 means: `\d` is ASCII.
+#[test]
+fn matches_has_re2_perl_classes() {
+    assert_report(
+        "#@assert/validate matches=\"^\\\\d+$\"\nnum: \"\u{0661}\u{0662}\"\n",
+        "  num\n    from: tpl.yml:2\n    - must be: a value matching \"^\\d+$\" (by: tpl.yml:1)\n      found: value does not match \"^\\d+$\"",
     );
 }
 

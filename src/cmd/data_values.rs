@@ -17,12 +17,12 @@ use crate::yaml::Node;
 /// (`files::read_input`: the symlink policy of `sources`, regular files and pipes only).
 pub fn cli_values(
     opts: &DataValuesOptions,
-    strict: bool,
+    yaml: &ParseOptions,
     sources: &SourceOptions,
 ) -> Result<Vec<CliValues>> {
     let mut out = Vec::new();
     for f in &opts.files {
-        out.extend(values_file(f, strict, sources).map_err(|e| {
+        out.extend(values_file(f, yaml, sources).map_err(|e| {
             anyhow!(
                 "Extracting data value from file:\n{}",
                 indent(&format!("{e:#}"), 2)
@@ -30,10 +30,10 @@ pub fn cli_values(
         })?);
     }
     for p in &opts.env_prefixes {
-        out.extend(env_values(p, false, strict)?);
+        out.extend(env_values(p, false, yaml)?);
     }
     for p in &opts.env_yaml_prefixes {
-        out.extend(env_values(p, true, strict)?);
+        out.extend(env_values(p, true, yaml)?);
     }
     for kv in &opts.kv_strings {
         let (library, path, value) = split_kv(kv)?;
@@ -47,7 +47,7 @@ pub fn cli_values(
     }
     for kv in &opts.kv_yamls {
         let (library, path, value) = split_kv(kv)?;
-        let value = yaml_value(value, "(data-value-yaml arg)", strict).map_err(|e| {
+        let value = yaml_value(value, "(data-value-yaml arg)", yaml).map_err(|e| {
             anyhow!(
                 "Extracting data value from KV:\n  Deserializing value for key '{}':\n{}",
                 path.join("."),
@@ -112,9 +112,9 @@ fn split_kv(kv: &str) -> Result<(Option<String>, Vec<String>, &str)> {
     Ok((library, key.split('.').map(str::to_owned).collect(), value))
 }
 
-fn yaml_value(text: &str, source: &str, strict: bool) -> Result<Node> {
+fn yaml_value(text: &str, source: &str, yaml: &ParseOptions) -> Result<Node> {
     let name: Arc<str> = Arc::from(source);
-    let ds = parse(text, &name, &ParseOptions { strict }).map_err(|e| anyhow!("{e}"))?;
+    let ds = parse(text, &name, yaml).map_err(|e| anyhow!("{e}"))?;
     Ok(ds
         .docs
         .into_iter()
@@ -132,7 +132,7 @@ fn read_path(path: &str, sources: &SourceOptions) -> Result<Vec<u8>> {
 
 /// `--data-values-file [@lib:]path`: a YAML file, a directory of them (other files are
 /// skipped), or `-`.
-fn values_file(spec: &str, strict: bool, sources: &SourceOptions) -> Result<Vec<CliValues>> {
+fn values_file(spec: &str, yaml: &ParseOptions, sources: &SourceOptions) -> Result<Vec<CliValues>> {
     let (library, path) = split_library(spec)?;
     // (name, content)
     let mut inputs: Vec<(String, Vec<u8>)> = Vec::new();
@@ -165,7 +165,7 @@ fn values_file(spec: &str, strict: bool, sources: &SourceOptions) -> Result<Vec<
         let text = String::from_utf8(bytes)
             .map_err(|_| anyhow!("Reading data values file '{display}': not valid UTF-8"))?;
         let file: Arc<str> = Arc::from(display.as_str());
-        let ds = parse(&text, &file, &ParseOptions { strict })
+        let ds = parse(&text, &file, yaml)
             .map_err(|e| anyhow!("Unmarshaling YAML data values file '{display}': {e}"))?;
         if crate::template::is_templated(&ds) {
             bail!(
@@ -199,25 +199,35 @@ fn plain(mut n: Node) -> Node {
 }
 
 /// `--data-values-env[-yaml] [@lib:]PREFIX`: variables `PREFIX_a__b=value`.
-fn env_values(spec: &str, yaml: bool, strict: bool) -> Result<Vec<CliValues>> {
+fn env_values(spec: &str, as_yaml: bool, yaml: &ParseOptions) -> Result<Vec<CliValues>> {
     let (library, prefix) = split_library(spec)?;
-    let source = if yaml {
+    let source = if as_yaml {
         "(data-values-env-yaml arg)"
     } else {
         "(data-values-env arg)"
     };
-    let mut vars: Vec<(String, String)> = std::env::vars()
-        .filter_map(|(k, v)| {
-            k.strip_prefix(&format!("{prefix}_"))
-                .map(|rest| (rest.to_owned(), v))
-        })
-        .collect();
+    // Only the variables named PREFIX_… matter; one of them whose name or value is not
+    // UTF-8 is an error naming it (any other variable is none of our business).
+    let wanted = format!("{prefix}_");
+    let mut vars: Vec<(String, String)> = Vec::new();
+    for (k, v) in std::env::vars_os() {
+        let name = k.to_string_lossy();
+        let Some(rest) = name.strip_prefix(&wanted) else {
+            continue;
+        };
+        match (k.to_str(), v.into_string()) {
+            (Some(_), Ok(v)) => vars.push((rest.to_owned(), v)),
+            _ => bail!(
+                "Extracting data values from environment variables with prefix '{prefix}':\n  Expected variable '{name}' to have a UTF-8 name and value, but it does not"
+            ),
+        }
+    }
     vars.sort();
     let mut out = Vec::new();
     for (key, value) in vars {
         let line = format!("{prefix}_{key}={value}");
-        let value = if yaml {
-            yaml_value(&value, source, strict)?
+        let value = if as_yaml {
+            yaml_value(&value, source, yaml)?
         } else {
             Node::Str(value)
         };

@@ -227,6 +227,11 @@ pub struct TemplateFlags {
     #[arg(long = "debug", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, value_name = "BOOL", hide_default_value = true)]
     pub debug: bool,
 
+    /// Memory a run may use before it stops with an error (e.g. 512M, 8G; 0: no limit;
+    /// default: 3G, or half of the machine's memory when that is less)
+    #[arg(long = "max-memory", value_name = "SIZE")]
+    pub max_memory: Option<String>,
+
     #[arg(hide = true)]
     pub extra: Vec<String>,
 }
@@ -261,6 +266,7 @@ impl TemplateFlags {
             ignore_unknown_comments,
             implicit_map_key_overrides,
             debug,
+            max_memory,
             extra,
         } = later;
         self.files.extend(files);
@@ -289,6 +295,7 @@ impl TemplateFlags {
         self.ignore_unknown_comments |= ignore_unknown_comments;
         self.implicit_map_key_overrides |= implicit_map_key_overrides;
         self.debug |= debug;
+        self.max_memory = max_memory.or(self.max_memory);
         self.extra.extend(extra);
         self
     }

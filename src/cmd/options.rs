@@ -1,6 +1,6 @@
 //! The template command's flags turned into one `Options` value.
 
-use anyhow::{bail, Result};
+use anyhow::{anyhow, bail, Result};
 
 use super::flags::TemplateFlags;
 use crate::files::SourceOptions;
@@ -79,6 +79,8 @@ pub struct Options {
     pub ignore_unknown_comments: bool,
     pub implicit_map_key_overrides: bool,
     pub debug: bool,
+    /// `--max-memory`, in bytes (0: no limit).
+    pub max_memory: usize,
 }
 
 impl Options {
@@ -122,6 +124,12 @@ impl Options {
             ignore_unknown_comments: f.ignore_unknown_comments,
             implicit_map_key_overrides: f.implicit_map_key_overrides,
             debug: f.debug,
+            max_memory: match &f.max_memory {
+                Some(s) => {
+                    crate::memory::parse_size(s).map_err(|e| anyhow!("--max-memory: {e}"))?
+                }
+                None => crate::memory::default_limit(),
+            },
         })
     }
 }

@@ -10,10 +10,12 @@ use super::output::{self, RunOutput};
 use crate::files::{self, bulk, marks, source::SourceFile, InputFile};
 use crate::schema::export;
 use crate::workspace::{self, RenderOptions};
+use crate::yaml::parser::ParseOptions;
 use crate::yaml::{Array, ArrayItem, Doc, DocSet, Meta, Node};
 
 pub fn run(opts: Options) -> Result<()> {
     let start = Instant::now();
+    crate::memory::set_limit(opts.max_memory);
     let result = run_inner(&opts);
     if opts.debug {
         eprintln!("total: {:?}", start.elapsed());
@@ -49,8 +51,13 @@ fn evaluate(opts: &Options, sources: Vec<SourceFile>) -> Result<RunOutput> {
     if opts.files.files_inspect {
         return Ok(files_inspect(&inputs));
     }
+    // the YAML of a run (files and flags) shares one alias-expansion budget
+    let yaml = ParseOptions {
+        strict: opts.strict,
+        ..ParseOptions::default()
+    };
     let data_values =
-        super::data_values::cli_values(&opts.data_values, opts.strict, &opts.files.symlinks)?;
+        super::data_values::cli_values(&opts.data_values, &yaml, &opts.files.symlinks)?;
     if inputs.is_empty() && !opts.data_values.inspect {
         // Nothing to evaluate: no output (as the reference).
         return Ok(RunOutput::default());
@@ -61,6 +68,7 @@ fn evaluate(opts: &Options, sources: Vec<SourceFile>) -> Result<RunOutput> {
         strict: opts.strict,
         debug: opts.debug,
         data_values,
+        aliases: yaml.aliases,
         data_values_inspect: opts.data_values.inspect,
         schema_inspect: false,
         disable_values_validation: opts.data_values.disable_validation,
@@ -80,6 +88,10 @@ fn evaluate(opts: &Options, sources: Vec<SourceFile>) -> Result<RunOutput> {
 /// (OpenAPI and JSON Schema as documents in the chosen format; Markdown as text). Each
 /// rule that cannot be exported is named on stderr. Always written to stdout.
 fn schema_inspect(opts: &Options, inputs: Vec<InputFile>) -> Result<()> {
+    let yaml = ParseOptions {
+        strict: opts.strict,
+        ..ParseOptions::default()
+    };
     let render_opts = RenderOptions {
         ignore_unknown_comments: opts.ignore_unknown_comments,
         implicit_map_key_overrides: opts.implicit_map_key_overrides,
@@ -87,9 +99,10 @@ fn schema_inspect(opts: &Options, inputs: Vec<InputFile>) -> Result<()> {
         debug: opts.debug,
         data_values: super::data_values::cli_values(
             &opts.data_values,
-            opts.strict,
+            &yaml,
             &opts.files.symlinks,
         )?,
+        aliases: yaml.aliases,
         data_values_inspect: false,
         schema_inspect: true,
         disable_values_validation: true,

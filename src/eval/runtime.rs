@@ -104,6 +104,8 @@ pub struct Runtime {
     /// [`Runtime::number_template`].
     numbered: std::cell::Cell<u32>,
     numbers: RefCell<Vec<Option<u32>>>,
+    /// The alias-expansion budget of the run's YAML files.
+    pub aliases: crate::yaml::parser::AliasBudget,
 }
 
 /// The first serial of evaluations outside of templates: template ids stay below it.

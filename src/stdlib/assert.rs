@@ -308,7 +308,7 @@ fn check_added(kind: AssertKind, arg: Value, node: &Node) -> Result<(), String> 
         }
         AssertKind::Matches => {
             let pattern = text();
-            let re = regex::Regex::new(&pattern).map_err(|e| e.to_string())?;
+            let re = crate::validations::re2::compile(&pattern)?;
             checks::matches(node, &re, &pattern)
         }
         AssertKind::Format => match Format::parse(&text()) {
@@ -352,7 +352,7 @@ fn make_added<'v>(
             AssertKind::StartsWith | AssertKind::EndsWith => a.unpack_str().is_some(),
             AssertKind::Matches => match a.unpack_str() {
                 Some(p) => {
-                    if let Err(e) = regex::Regex::new(p) {
+                    if let Err(e) = crate::validations::re2::compile(p) {
                         bail!("{f}: invalid regular expression {}: {e}", a.to_repr());
                     }
                     true

@@ -26,6 +26,110 @@ pub struct BlockError {
     pub line: Option<u32>,
 }
 
+/// How deep an expression may nest (see [`Nesting`]). starlark-rust compiles and
+/// evaluates expressions recursively: this keeps a template from overflowing the stack,
+/// with room to spare on a 1 MiB thread stack (measured: release builds overflow from
+/// about 200 nested `lambda`s, 400 calls, 800 brackets or operators).
+pub const MAX_NESTING: u32 = 100;
+
+/// An upper bound on the depth of an expression's syntax tree, from its tokens: a level
+/// per open bracket, plus a level per operator, call, index or attribute access since
+/// the last `,` at each open bracket (a chain `a + b + c` nests as deep as it is long),
+/// a `lambda` counting two.
+#[derive(Default)]
+struct Nesting {
+    /// Operators since the last separator, per open bracket (the first: outside any).
+    levels: Vec<u32>,
+    sum: u32,
+}
+
+impl Nesting {
+    fn reset(&mut self) {
+        self.levels.clear();
+        self.sum = 0;
+    }
+
+    fn add(&mut self, n: u32) {
+        if self.levels.is_empty() {
+            self.levels.push(0);
+        }
+        if let Some(l) = self.levels.last_mut() {
+            *l += n;
+        }
+        self.sum += n;
+    }
+
+    /// Takes `tok` (after `prev`); the depth reached.
+    fn token(&mut self, tok: &Token, prev: Option<&Token>) -> u32 {
+        let after_operand = matches!(
+            prev,
+            Some(
+                Token::Identifier(_)
+                    | Token::ClosingRound
+                    | Token::ClosingSquare
+                    | Token::ClosingCurly
+                    | Token::Int(_)
+                    | Token::Float(_)
+                    | Token::String(_)
+            )
+        );
+        match tok {
+            Token::OpeningRound | Token::OpeningSquare | Token::OpeningCurly => {
+                if after_operand {
+                    // a call or an index
+                    self.add(1);
+                }
+                if self.levels.is_empty() {
+                    self.levels.push(0);
+                }
+                self.levels.push(0);
+                self.sum += 1;
+            }
+            Token::ClosingRound | Token::ClosingSquare | Token::ClosingCurly
+                if self.levels.len() > 1 =>
+            {
+                let l = self.levels.pop().unwrap_or(0);
+                self.sum = self.sum.saturating_sub(l + 1);
+            }
+            Token::Comma => {
+                if let Some(l) = self.levels.last_mut() {
+                    self.sum -= *l;
+                    *l = 0;
+                }
+            }
+            Token::Lambda => self.add(2),
+            Token::Plus
+            | Token::Minus
+            | Token::Star
+            | Token::StarStar
+            | Token::Slash
+            | Token::SlashSlash
+            | Token::Percent
+            | Token::EqualEqual
+            | Token::BangEqual
+            | Token::LessThan
+            | Token::GreaterThan
+            | Token::LessEqual
+            | Token::GreaterEqual
+            | Token::Pipe
+            | Token::Ampersand
+            | Token::Caret
+            | Token::LessLess
+            | Token::GreaterGreater
+            | Token::Tilde
+            | Token::And
+            | Token::Or
+            | Token::Not
+            | Token::In
+            | Token::If
+            | Token::Else
+            | Token::Dot => self.add(1),
+            _ => {}
+        }
+        self.sum
+    }
+}
+
 /// What `assert` and `while` (reserved words in starlark-rust) are renamed to before
 /// lexing: names of the same length, so every offset stays valid.
 const ASSERT_NAME: &str = "_asrt_";
@@ -170,63 +274,6 @@ fn is_identifier(name: &str) -> bool {
         && name.chars().next().is_some_and(|c| !c.is_ascii_digit())
 }
 
-/// How deeply code may nest: statements in blocks, and the parts of one expression (see
-/// [`Nesting`]). starlark-rust compiles and evaluates its syntax tree recursively, so
-/// deeper code would overflow the stack instead of ending in an error (the same bound
-/// as for YAML nesting and for values converted to YAML).
-pub(crate) const MAX_NESTING: usize = 1000;
-
-/// A bound on the depth of the syntax tree of the statement being lexed, from its
-/// tokens: every operator (`a + b + c` is a tree as deep as its operators), every keyword
-/// inside an expression and every opening bracket counts at its bracket level; the items
-/// between commas are siblings, so a comma forgets the count of the item before it.
-#[derive(Default)]
-struct Nesting {
-    /// Counts per open bracket, the statement's own level first.
-    levels: Vec<usize>,
-    total: usize,
-}
-
-impl Nesting {
-    /// Takes the next token; returns the bound so far.
-    fn token(&mut self, tok: &Token) -> usize {
-        if self.levels.is_empty() {
-            self.levels.push(0);
-        }
-        match tok {
-            Token::Identifier(_)
-            | Token::Int(_)
-            | Token::Float(_)
-            | Token::String(_)
-            | Token::Colon
-            | Token::Comment(_) => {}
-            Token::Comma => {
-                if let Some(top) = self.levels.last_mut() {
-                    self.total -= std::mem::take(top);
-                }
-            }
-            Token::ClosingRound | Token::ClosingSquare | Token::ClosingCurly => {
-                if self.levels.len() > 1 {
-                    self.total -= self.levels.pop().unwrap_or(0);
-                }
-            }
-            _ => {
-                self.total += 1;
-                if let Some(top) = self.levels.last_mut() {
-                    *top += 1;
-                }
-                if matches!(
-                    tok,
-                    Token::OpeningRound | Token::OpeningSquare | Token::OpeningCurly
-                ) {
-                    self.levels.push(0);
-                }
-            }
-        }
-        self.total
-    }
-}
-
 #[derive(Clone, Copy, PartialEq)]
 enum LineKind {
     Normal,
@@ -354,7 +401,7 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
             }
         }
         if ll.ends_with_colon {
-            if stack.len() >= MAX_NESTING {
+            if stack.len() >= MAX_NESTING as usize {
                 return Err(err_here(&format!(
                     "blocks are nested too deeply (more than {MAX_NESTING} levels)"
                 )));
@@ -604,11 +651,11 @@ fn lex_logical_lines(
                     c.ends_with_colon = matches!(last_sig, Some(Token::Colon));
                     logical.push(c);
                 }
-                nesting = Nesting::default();
                 last_sig = None;
                 prev_tok = None;
                 depth = 0;
                 in_load = false;
+                nesting.reset();
                 continue;
             }
             Token::String(_) => {
@@ -633,15 +680,6 @@ fn lex_logical_lines(
                 .into());
             }
         }
-        if nesting.token(&tok) > MAX_NESTING {
-            return Err(BlockError {
-                message: format!(
-                    "expression is nested too deeply (more than {MAX_NESTING} levels)"
-                ),
-                line: src_of(line_of(s)),
-            }
-            .into());
-        }
         if cur.is_none() {
             cur = Some(LogicalLine {
                 first: line_of(s),
@@ -657,6 +695,15 @@ fn lex_logical_lines(
         }
         let Some(c) = cur.as_mut() else { continue };
         c.last = line_of(e.saturating_sub(1).max(s));
+        if nesting.token(&tok, prev_tok.as_ref()) > MAX_NESTING {
+            return Err(BlockError {
+                message: format!(
+                    "expression is nested too deeply (more than {MAX_NESTING} levels)"
+                ),
+                line: src_of(line_of(s)),
+            }
+            .into());
+        }
         // a statement starts at the line's start, after `;` or after a one-line block's `:`
         let stmt_start = matches!(prev_tok, None | Some(Token::Semicolon | Token::Colon));
         if matches!(tok, Token::Load) && depth == 0 && stmt_start {

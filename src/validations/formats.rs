@@ -83,79 +83,17 @@ impl Format {
     }
 }
 
-fn digits(s: &str, n: usize) -> Option<u32> {
-    if s.len() != n || !s.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    s.parse().ok()
-}
-
-fn days_in_month(year: u32, month: u32) -> u32 {
-    match month {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400) => {
-            29
-        }
-        2 => 28,
-        _ => 0,
-    }
-}
-
-/// RFC 3339 `full-date`: `YYYY-MM-DD`.
+/// RFC 3339 `full-date` (`YYYY-MM-DD`, a day that exists), read by `chrono`'s RFC 3339
+/// parser.
 fn is_date(s: &str) -> bool {
-    let parts: Vec<&str> = s.split('-').collect();
-    let [y, m, d] = parts.as_slice() else {
-        return false;
-    };
-    let (Some(y), Some(m), Some(d)) = (digits(y, 4), digits(m, 2), digits(d, 2)) else {
-        return false;
-    };
-    (1..=12).contains(&m) && d >= 1 && d <= days_in_month(y, m)
+    s.len() == 10 && chrono::DateTime::parse_from_rfc3339(&format!("{s}T00:00:00Z")).is_ok()
 }
 
-/// RFC 3339 `date-time`: `YYYY-MM-DDTHH:MM:SS[.frac](Z|±HH:MM)`.
+/// RFC 3339 `date-time` (`chrono`): `T`, `t` or a space between date and time (RFC 3339
+/// §5.6 allows the space; JSON Schema validators accept it), seconds up to 60, an
+/// offset (`Z` or `±HH:MM`).
 fn is_date_time(s: &str) -> bool {
-    let Some(t) = s.find(['T', 't']) else {
-        return false;
-    };
-    if !is_date(&s[..t]) {
-        return false;
-    }
-    let time = &s[t + 1..];
-    let (local, offset) = if let Some(stripped) = time.strip_suffix(['Z', 'z']) {
-        (stripped, None)
-    } else if let Some(i) = time.rfind(['+', '-']) {
-        (&time[..i], Some(&time[i + 1..]))
-    } else {
-        return false;
-    };
-    if let Some(off) = offset {
-        let Some((h, m)) = off.split_once(':') else {
-            return false;
-        };
-        match (digits(h, 2), digits(m, 2)) {
-            (Some(h), Some(m)) if h <= 23 && m <= 59 => {}
-            _ => return false,
-        }
-    }
-    let (hms, frac) = match local.split_once('.') {
-        Some((a, f)) => (a, Some(f)),
-        None => (local, None),
-    };
-    if let Some(f) = frac {
-        if f.is_empty() || !f.bytes().all(|b| b.is_ascii_digit()) {
-            return false;
-        }
-    }
-    let parts: Vec<&str> = hms.split(':').collect();
-    let [h, m, sec] = parts.as_slice() else {
-        return false;
-    };
-    matches!(
-        (digits(h, 2), digits(m, 2), digits(sec, 2)),
-        (Some(h), Some(m), Some(sec)) if h <= 23 && m <= 59 && sec <= 60
-    )
+    chrono::DateTime::parse_from_rfc3339(s).is_ok()
 }
 
 /// RFC 1123 host name: dot-separated labels of letters, digits and inner hyphens.
@@ -175,38 +113,29 @@ fn is_hostname(s: &str) -> bool {
     })
 }
 
+/// RFC 5321 `Mailbox` (the definition JSON Schema's `email` names), by the
+/// `email_address` crate: a local part (dot-atom or quoted string) and a domain (or an
+/// address literal), without a display name.
 fn is_email(s: &str) -> bool {
-    let Some((local, domain)) = s.rsplit_once('@') else {
-        return false;
-    };
-    if local.is_empty() || local.len() > 64 || s.len() > 254 {
-        return false;
-    }
-    let local_ok = local
-        .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+/=?^_`{|}~.-".contains(&b))
-        && !local.starts_with('.')
-        && !local.ends_with('.')
-        && !local.contains("..");
-    local_ok && is_hostname(domain) && !domain.ends_with('.')
+    let options = email_address::Options::default().without_display_text();
+    email_address::EmailAddress::parse_with_options(s, options).is_ok()
 }
 
+/// RFC 4122 / 9562 string form (`8-4-4-4-12` hex digits), by the `uuid` crate (which
+/// also reads other forms: the length keeps to this one).
 fn is_uuid(s: &str) -> bool {
-    let groups: Vec<&str> = s.split('-').collect();
-    let lens = [8, 4, 4, 4, 12];
-    groups.len() == 5
-        && groups
-            .iter()
-            .zip(lens)
-            .all(|(g, n)| g.len() == n && g.bytes().all(|b| b.is_ascii_hexdigit()))
+    s.len() == 36 && s.as_bytes()[8] == b'-' && uuid::Uuid::try_parse(s).is_ok()
 }
+
+/// A Kubernetes resource quantity: the grammar of the quantity type, with integer
+/// exponents as the API server parses them. Valid RE2 and ECMA-262 alike: schema export
+/// uses it as the `pattern` of `format="quantity"`.
+pub const QUANTITY_PATTERN: &str =
+    r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)(([KMGTPE]i)|[numkMGTPE]|[eE][+-]?[0-9]+)?$";
 
 fn quantity_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        Regex::new(r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)(([KMGTPE]i)|[numkMGTPE]|[eE][+-]?[0-9]+)?$")
-            .expect("valid quantity pattern")
-    })
+    RE.get_or_init(|| Regex::new(QUANTITY_PATTERN).expect("valid quantity pattern"))
 }
 
 /// A Kubernetes resource quantity (`500m`, `1Gi`, `2`, `1e3`).
@@ -214,82 +143,14 @@ fn is_quantity(s: &str) -> bool {
     quantity_re().is_match(s)
 }
 
-/// Characters allowed in a URI (RFC 3986), with `%XX` escapes checked.
-fn uri_chars_ok(s: &str) -> bool {
-    let b = s.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if c == b'%' {
-            if i + 2 >= b.len() {
-                return false;
-            }
-            if !(b[i + 1].is_ascii_hexdigit() && b[i + 2].is_ascii_hexdigit()) {
-                return false;
-            }
-            i += 3;
-            continue;
-        }
-        let ok = c.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=".contains(&c);
-        if !ok {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
-fn scheme_len(s: &str) -> Option<usize> {
-    let i = s.find(':')?;
-    let scheme = &s[..i];
-    let mut bytes = scheme.bytes();
-    let first = bytes.next()?;
-    if !first.is_ascii_alphabetic() {
-        return None;
-    }
-    if bytes.all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'-' || b == b'.') {
-        Some(i)
-    } else {
-        None
-    }
-}
-
-fn authority_ok(rest: &str) -> bool {
-    // `//authority` must name a host (possibly empty for `file:///`)
-    let Some(after) = rest.strip_prefix("//") else {
-        return true;
-    };
-    let end = after.find(['/', '?', '#']).unwrap_or(after.len());
-    let auth = &after[..end];
-    let host_port = auth.rsplit_once('@').map_or(auth, |(_, h)| h);
-    if let Some(v6) = host_port.strip_prefix('[') {
-        let Some((addr, tail)) = v6.split_once(']') else {
-            return false;
-        };
-        return addr.parse::<Ipv6Addr>().is_ok()
-            && (tail.is_empty()
-                || tail
-                    .strip_prefix(':')
-                    .is_some_and(|p| p.bytes().all(|b| b.is_ascii_digit())));
-    }
-    match host_port.rsplit_once(':') {
-        Some((_, port)) => port.bytes().all(|b| b.is_ascii_digit()),
-        None => true,
-    }
-}
-
+/// RFC 3986 `URI` (absolute, with a scheme), by `fluent-uri`.
 fn is_uri(s: &str) -> bool {
-    let Some(i) = scheme_len(s) else {
-        return false;
-    };
-    uri_chars_ok(s) && authority_ok(&s[i + 1..])
+    fluent_uri::Uri::parse(s).is_ok()
 }
 
+/// RFC 3986 `URI-reference` (a URI or a relative reference), by `fluent-uri`.
 fn is_uri_reference(s: &str) -> bool {
-    if scheme_len(s).is_some() {
-        return is_uri(s);
-    }
-    uri_chars_ok(s) && authority_ok(s)
+    fluent_uri::UriRef::parse(s).is_ok()
 }
 
 #[cfg(test)]
@@ -300,12 +161,28 @@ mod tests {
     fn formats() {
         assert!(DateTime.is_valid("2024-02-29T10:00:00Z"));
         assert!(DateTime.is_valid("2024-01-01T23:59:60.123+05:30"));
+        // RFC 3339 §5.6: a space may separate date and time (ajv-formats accepts it)
+        assert!(DateTime.is_valid("2024-02-29 10:00:00Z"));
+        assert!(DateTime.is_valid("2024-02-29t10:00:00z"));
+        assert!(!DateTime.is_valid("2024-02-29T10:00:00"));
+        assert!(!DateTime.is_valid("2024-02-29T10:00Z"));
         assert!(!DateTime.is_valid("2024-13-01T00:00:00Z"));
         assert!(!DateTime.is_valid("2023-02-29T00:00:00Z"));
         assert!(!DateTime.is_valid("2024-01-01"));
         assert!(Date.is_valid("2024-01-31"));
         assert!(!Date.is_valid("2024-1-31"));
         assert!(Email.is_valid("admin@example.com"));
+        assert!(Email.is_valid("\"john doe\"@example.com"));
+        assert!(!Email.is_valid("John <admin@example.com>"));
+        assert!(!Email.is_valid("a..b@example.com"));
+        assert!(!Date.is_valid("2023-02-29"));
+        assert!(!Date.is_valid("+2024-01-01"));
+        assert!(!Uuid.is_valid("{123e4567-e89b-12d3-a456-426614174000}"));
+        assert!(!Uuid.is_valid("urn:uuid:123e4567-e89b-12d3-a456-426614174000"));
+        assert!(UriReference.is_valid("../a/b"));
+        assert!(!UriReference.is_valid("a b"));
+        assert!(Uri.is_valid("urn:isbn:0451450523"));
+        assert!(!Uri.is_valid("http://[::1"));
         assert!(!Email.is_valid("admin-at-example.com"));
         assert!(Hostname.is_valid("a-b.example.com"));
         assert!(!Hostname.is_valid("-bad-.example.com"));

@@ -11,8 +11,10 @@
 //! ```
 
 pub mod cel;
+mod cel_k8s;
 pub mod checks;
 pub mod formats;
+pub mod re2;
 mod report;
 pub mod rules;
 

@@ -123,6 +123,17 @@ fn entries(list: &[Entry]) -> String {
         }
         for v in &e.violations {
             match &v.message {
+                None if v.rule_error => {
+                    let _ = writeln!(
+                        out,
+                        "    - rule error: {} (by: {})",
+                        v.desc,
+                        v.by.describe()
+                    );
+                    if let Some(f) = &v.found {
+                        let _ = writeln!(out, "      error: {f}");
+                    }
+                }
                 Some(m) => {
                     let _ = writeln!(out, "    - {m} (by: {})", v.by.describe());
                 }
@@ -156,6 +167,7 @@ mod tests {
                     by: Pos::new(&file, 1),
                     found: Some("value < 10".into()),
                     message: None,
+                    rule_error: false,
                 }],
             },
             false,
@@ -169,6 +181,7 @@ mod tests {
                     by: Pos::new(&file, 4),
                     found: None,
                     message: Some("custom".into()),
+                    rule_error: false,
                 }],
             },
             false,

@@ -118,6 +118,10 @@ pub struct Violation {
     pub found: Option<String>,
     /// A custom violation message (3-tuple rule), replacing the `must be:`/`found:` lines.
     pub message: Option<String>,
+    /// The rule could not be evaluated (a `cel=` rule that fails: an undeclared
+    /// function, no matching overload, a missing key): the package author's mistake,
+    /// not the value's. `found` is the error.
+    pub rule_error: bool,
 }
 
 fn type_of(v: Value) -> &'static str {
@@ -427,7 +431,7 @@ fn named_arg<'v>(
         }
         RuleKind::Matches => {
             let s = string()?;
-            let re = Regex::new(&s).map_err(|e| {
+            let re = super::re2::compile(&s).map_err(|e| {
                 format!(
                     "expected keyword argument \"matches\" to be a valid regular expression, but {}: {} (at {at})",
                     checks::quoted(&s),
@@ -607,11 +611,35 @@ impl<'v> Validation<'v> {
             self.run_custom(eval, c, value, subject, &mut out);
         }
         for n in &self.named {
+            if let Arg::Cel(rule) = &n.arg {
+                if let Some(v) = self.run_cel(rule, &n.desc, node) {
+                    out.push(v);
+                }
+                continue;
+            }
             if let Err(found) = self.run_named(eval.heap(), n, node) {
                 out.push(self.violation(n.desc.clone(), Some(found)));
             }
         }
         Ok(out)
+    }
+
+    /// A `cel=` rule: a violation when it evaluates to false, a rule error when it
+    /// cannot be evaluated. Transition rules (`oldSelf`) are skipped.
+    fn run_cel(&self, rule: &CelRule, desc: &str, node: &Node) -> Option<Violation> {
+        if rule.transition {
+            return None;
+        }
+        match cel::evaluate(rule, node) {
+            Ok(true) => None,
+            Ok(false) => {
+                Some(self.violation(desc.to_owned(), Some("CEL rule evaluated to false".into())))
+            }
+            Err(e) => Some(Violation {
+                rule_error: true,
+                ..self.violation(desc.to_owned(), Some(e))
+            }),
+        }
     }
 
     fn violation(&self, desc: String, found: Option<String>) -> Violation {
@@ -620,6 +648,7 @@ impl<'v> Validation<'v> {
             by: self.pos.clone(),
             found,
             message: None,
+            rule_error: false,
         }
     }
 
@@ -660,6 +689,7 @@ impl<'v> Validation<'v> {
             by: self.pos.clone(),
             found: if message.is_some() { None } else { found },
             message,
+            rule_error: false,
         });
     }
 
@@ -719,16 +749,8 @@ impl<'v> Validation<'v> {
             (Arg::Regex(re, s), _) => checks::matches(node, re, s),
             (Arg::Format(f), _) => checks::format(node, *f),
             (Arg::Number(m), _) => checks::multiple_of(node, *m),
-            (Arg::Cel(rule), _) => {
-                if rule.transition {
-                    return Ok(());
-                }
-                match cel::evaluate(rule, node) {
-                    Ok(true) => Ok(()),
-                    Ok(false) => Err("CEL rule evaluated to false".into()),
-                    Err(e) => Err(e),
-                }
-            }
+            // run by `run_cel`
+            (Arg::Cel(_), _) => Ok(()),
             (Arg::Int(_), _) | (Arg::Off, _) => Ok(()),
         }
     }

@@ -22,10 +22,14 @@ pub(crate) enum Compiled {
     Plain(DocSet),
 }
 
-pub(crate) fn parse_yaml(file: &InputFile, strict: bool) -> anyhow::Result<DocSet> {
+pub(crate) fn parse_yaml(rt: &Runtime, file: &InputFile, strict: bool) -> anyhow::Result<DocSet> {
     let src = text_of(file)?;
     let name: Arc<str> = Arc::from(file.rel_path.as_str());
-    parse(&src, &name, &ParseOptions { strict })
+    let opts = ParseOptions {
+        strict,
+        aliases: rt.aliases.clone(),
+    };
+    parse(&src, &name, &opts)
         .map_err(|e| anyhow!("Unmarshaling YAML template '{}': {e}", file.rel_path))
 }
 
@@ -81,7 +85,7 @@ pub(crate) fn compile_file(
     };
     let compiled = match file.kind {
         FileKind::YamlTemplate | FileKind::YamlPlain => {
-            let ds = parse_yaml(file, strict)?;
+            let ds = parse_yaml(rt, file, strict)?;
             return compile_yaml_file(rt, file, ds, opts);
         }
         FileKind::TextTemplate | FileKind::TextPlain => {

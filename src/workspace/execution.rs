@@ -98,7 +98,7 @@ pub fn library_values(
     }
     for f in &lib.files {
         if f.file.kind == FileKind::YamlTemplate && !f.file.is_library {
-            let ds = parse_yaml(&f.file, settings.strict)?;
+            let ds = parse_yaml(rt, &f.file, settings.strict)?;
             values::check_annotation_placement(&f.file.rel_path, &ds)?;
             let has_schema = ds.docs.iter().any(values::is_schema_doc);
             if has_schema {
@@ -447,7 +447,7 @@ pub fn library_outputs(
             FileKind::YamlTemplate | FileKind::YamlPlain => {
                 let ds = match parsed {
                     Some(ds) => ds,
-                    None => parse_yaml(file, settings.strict)?,
+                    None => parse_yaml(rt, file, settings.strict)?,
                 };
                 match compile_yaml_file(rt, file, ds, settings.compile)? {
                     Compiled::Plain(ds) => OutputContent::Yaml(ds),

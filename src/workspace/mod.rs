@@ -16,6 +16,7 @@ use crate::eval::runtime::Runtime;
 use crate::files::InputFile;
 use crate::schema::export::SchemaExport;
 use crate::template::CompileOptions;
+use crate::yaml::parser::AliasBudget;
 use crate::yaml::{DocSet, Node};
 use execution::{LibraryInputs, Settings};
 use library::Library;
@@ -30,6 +31,8 @@ pub struct RenderOptions {
     pub debug: bool,
     /// Data values from the command line, in precedence order.
     pub data_values: Vec<CliValues>,
+    /// The run's alias-expansion budget (shared with the command line's YAML).
+    pub aliases: AliasBudget,
     /// `--data-values-inspect`: stop after computing the data values.
     pub data_values_inspect: bool,
     /// `--data-values-schema-inspect`: stop after computing the root library's schema
@@ -73,7 +76,8 @@ pub enum OutputContent {
 /// Renders the root library made of `files`.
 pub fn render(mut opts: RenderOptions, files: Vec<InputFile>) -> anyhow::Result<Rendered> {
     let files: Vec<Arc<InputFile>> = files.into_iter().map(Arc::new).collect();
-    let rt = Runtime::new();
+    let mut rt = Runtime::new();
+    rt.aliases = opts.aliases.clone();
     let library = Arc::new(Library::root(&files));
     let settings = Settings {
         compile: CompileOptions {

@@ -31,6 +31,37 @@ use super::scalar::{
 pub struct ParseOptions {
     /// `--strict`: only unambiguous plain scalars are accepted.
     pub strict: bool,
+    /// How many nodes alias expansion may still copy. Shared by every file of a run, so
+    /// that many small files cannot each expand up to the limit.
+    pub aliases: AliasBudget,
+}
+
+/// The nodes alias expansion may copy (a "billion laughs" guard): shared by clones.
+#[derive(Clone, Debug)]
+pub struct AliasBudget(Arc<std::sync::atomic::AtomicUsize>);
+
+impl Default for AliasBudget {
+    fn default() -> Self {
+        AliasBudget(Arc::new(std::sync::atomic::AtomicUsize::new(
+            MAX_ALIAS_NODES,
+        )))
+    }
+}
+
+impl AliasBudget {
+    fn left(&self) -> usize {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Spends what a parse that succeeded copied (an attempt that gives up spends nothing).
+    fn spend(&self, n: usize) {
+        use std::sync::atomic::Ordering;
+        let _ = self
+            .0
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+                Some(left.saturating_sub(n))
+            });
+    }
 }
 
 /// A parse error. `Display` gives the go-yaml style text, e.g.
@@ -55,7 +86,7 @@ impl YamlError {
 
 /// Maximum nesting of collections.
 pub const MAX_DEPTH: usize = 1000;
-/// Maximum number of nodes copied by alias expansion in one file.
+/// Maximum number of nodes copied by alias expansion in one run.
 const MAX_ALIAS_NODES: usize = 5_000_000;
 /// How many spots go-yaml accepts but saphyr rejects are patched (a tab after `:`,
 /// quoted or flow lines indented less than saphyr wants); each patch keeps line numbers
@@ -525,7 +556,9 @@ struct Builder<'a> {
     docs: Vec<Doc>,
     /// anchor id → (comment-free copy, node count)
     anchors: Vec<Option<(Node, usize)>>,
+    /// Nodes copied by alias expansion so far, and how many the run has left.
     alias_nodes: usize,
+    alias_budget: usize,
     /// own-line comments not yet claimed, in line order
     pending_own: Vec<Comment>,
     /// trailing comments waiting for the last item on their line
@@ -534,13 +567,14 @@ struct Builder<'a> {
 }
 
 impl<'a> Builder<'a> {
-    fn new(file: &'a Arc<str>) -> Self {
+    fn new(file: &'a Arc<str>, alias_budget: usize) -> Self {
         Builder {
             file,
             stack: Vec::with_capacity(16),
             docs: Vec::new(),
             anchors: Vec::new(),
             alias_nodes: 0,
+            alias_budget,
             pending_own: Vec::new(),
             pending_trailing: Vec::new(),
             doc_count: 0,
@@ -861,7 +895,7 @@ impl<'a> Builder<'a> {
         match self.anchors.get(id) {
             Some(Some((node, count))) => {
                 self.alias_nodes += count;
-                if self.alias_nodes > MAX_ALIAS_NODES {
+                if self.alias_nodes > self.alias_budget {
                     return Err(YamlError::at(None, "document contains excessive aliasing"));
                 }
                 Ok(node.clone())
@@ -1066,7 +1100,7 @@ fn parse_once<'a>(
     opts: &ParseOptions,
 ) -> Result<DocSet, Failure> {
     let mut scan = LineScanner::new(text);
-    let mut b = Builder::new(file);
+    let mut b = Builder::new(file, opts.aliases.left());
     let mut found: Vec<Comment> = Vec::new();
     let mut bom_pending = text.starts_with('\u{feff}');
 
@@ -1171,6 +1205,7 @@ fn parse_once<'a>(
             Event::SequenceEnd | Event::MappingEnd => b.end_collection()?,
         }
     }
+    opts.aliases.spend(b.alias_nodes);
     Ok(b.finish())
 }
 

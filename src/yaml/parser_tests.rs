@@ -20,7 +20,14 @@ fn err(src: &str) -> YamlError {
 
 fn strict_err(src: &str) -> YamlError {
     let f: Arc<str> = Arc::from("t.yml");
-    match parse(src, &f, &ParseOptions { strict: true }) {
+    match parse(
+        src,
+        &f,
+        &ParseOptions {
+            strict: true,
+            ..ParseOptions::default()
+        },
+    ) {
         Ok(d) => panic!("expected an error for {src:?}, got {d:?}"),
         Err(e) => e,
     }
@@ -755,13 +762,24 @@ fn strict_mode() {
         e.message
     );
     let f: Arc<str> = Arc::from("t.yml");
-    let d = parse("a: 2001-13-01\n", &f, &ParseOptions { strict: true }).unwrap();
+    let d = parse(
+        "a: 2001-13-01\n",
+        &f,
+        &ParseOptions {
+            strict: true,
+            ..ParseOptions::default()
+        },
+    )
+    .unwrap();
     assert_eq!(map(&d.docs[0].value).items[0].value, s("2001-13-01"));
     let f: Arc<str> = Arc::from("t.yml");
     let d = parse(
         "a: true\nb: \"yes\"\nc: 12\nd: 1.5\ne:\nf: 'x y'\n",
         &f,
-        &ParseOptions { strict: true },
+        &ParseOptions {
+            strict: true,
+            ..ParseOptions::default()
+        },
     )
     .unwrap();
     let m = map(&d.docs[0].value);
@@ -817,7 +835,14 @@ fn never_panics_on_garbage() {
     let f: Arc<str> = Arc::from("t.yml");
     for src in inputs {
         let _ = parse(src, &f, &ParseOptions::default());
-        let _ = parse(src, &f, &ParseOptions { strict: true });
+        let _ = parse(
+            src,
+            &f,
+            &ParseOptions {
+                strict: true,
+                ..ParseOptions::default()
+            },
+        );
     }
 }
 

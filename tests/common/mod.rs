@@ -46,7 +46,7 @@ impl Out {
 /// A temp directory holding the inputs of one test; the binary runs in it.
 pub struct Ytt {
     dir: tempfile::TempDir,
-    env: Vec<(String, String)>,
+    env: Vec<(std::ffi::OsString, std::ffi::OsString)>,
     stdin: Option<String>,
 }
 
@@ -88,7 +88,15 @@ impl Ytt {
 
     /// Sets an environment variable for the child process.
     pub fn env(mut self, key: &str, value: &str) -> Self {
-        self.env.push((key.to_string(), value.to_string()));
+        self.env.push((key.into(), value.into()));
+        self
+    }
+
+    /// Sets an environment variable whose value is any bytes (not only UTF-8).
+    pub fn env_bytes(mut self, key: &str, value: &[u8]) -> Self {
+        use std::os::unix::ffi::OsStringExt;
+        self.env
+            .push((key.into(), std::ffi::OsString::from_vec(value.to_vec())));
         self
     }
 
@@ -136,7 +144,7 @@ impl Ytt {
             .current_dir(self.dir.path())
             .env_clear()
             .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .envs(self.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .stdin(if self.stdin.is_some() {

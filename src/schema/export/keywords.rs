@@ -2,8 +2,14 @@
 //! types, documentation, defaults and the constraints of the node's rules, in the
 //! keywords' fixed order. Rules that cannot be expressed are collected as warnings.
 
-use super::{child_path, item_path, shown_path, Check, Field, FieldKind, Rule};
+use std::collections::HashMap;
+
+use regex::Regex;
+
+use super::{child_path, ecma, item_path, shown_path, Check, Field, FieldKind, Rule};
+use crate::validations::cel;
 use crate::validations::checks::Number;
+use crate::validations::formats::Format;
 use crate::yaml::{Array, ArrayItem, Map, MapItem, Meta, Node};
 
 /// Every keyword, in the order it appears in a schema object. `examples` (JSON Schema)
@@ -33,15 +39,18 @@ const ORDER: &[&str] = &[
     "multipleOf",
     "pattern",
     "enum",
+    "not",
+    "oneOf",
+    "allOf",
     "required",
     "x-kubernetes-validations",
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flavor {
-    /// OpenAPI 3.0: `nullable: true`, `example`.
+    /// OpenAPI 3.0: `nullable: true`, `example`, CEL rules as `x-kubernetes-validations`.
     OpenApi,
-    /// JSON Schema 2020-12: `type: [t, "null"]`, `examples`.
+    /// JSON Schema 2020-12: `type: [t, "null"]`, `examples`, draft 2020-12 keywords only.
     JsonSchema,
 }
 
@@ -49,6 +58,9 @@ pub enum Flavor {
 pub struct Builder {
     flavor: Flavor,
     pub warnings: Vec<String>,
+    /// The exported patterns and the regular expressions ytt runs for them (to check
+    /// defaults and examples against the exported schema).
+    patterns: HashMap<String, Regex>,
 }
 
 /// The constraints a node's rules translate to.
@@ -60,9 +72,15 @@ struct Constraints {
     min_len: Option<u64>,
     max_len: Option<u64>,
     multiple_of: Option<Number>,
-    pattern: Option<String>,
+    /// ECMA-262 patterns: the first is `pattern`, the others go to `allOf`.
+    patterns: Vec<String>,
     format: Option<&'static str>,
     one_of: Option<Vec<Node>>,
+    /// `odd=True` (JSON Schema: `not: {multipleOf: 2}`).
+    odd: bool,
+    /// `one_not_null=` key sets (JSON Schema: `oneOf`).
+    one_not_null: Vec<Vec<String>>,
+    /// `x-kubernetes-validations` (OpenAPI only): rule and message.
     cel: Vec<(String, String)>,
 }
 
@@ -122,69 +140,31 @@ pub fn escape_regex(s: &str) -> String {
     out
 }
 
-/// How CEL reaches `key` of `self`.
-fn cel_member(key: &Node) -> String {
-    const RESERVED: &[&str] = &[
-        "true",
-        "false",
-        "null",
-        "in",
-        "as",
-        "break",
-        "const",
-        "continue",
-        "else",
-        "for",
-        "function",
-        "if",
-        "import",
-        "let",
-        "loop",
-        "package",
-        "namespace",
-        "return",
-        "var",
-        "void",
-        "while",
-    ];
+/// `self.<field>` as Kubernetes names a property in CEL (escaped: `a-b` is
+/// `self.a__dash__b`), or None when Kubernetes gives CEL no access to it.
+fn cel_member(key: &Node) -> Option<String> {
     match key {
-        Node::Str(s) => {
-            let ident = s
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-                && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-                && !RESERVED.contains(&s.as_str());
-            if ident {
-                format!("self.{s}")
-            } else {
-                let quoted = s.replace('\\', "\\\\").replace('"', "\\\"");
-                format!("self[\"{quoted}\"]")
-            }
-        }
-        Node::Int(i) => format!("self[{i}]"),
-        Node::Bool(b) => format!("self[{b}]"),
-        other => {
-            let text = crate::yaml::emit::yaml_node(other).trim_end().to_owned();
-            format!(
-                "self[\"{}\"]",
-                text.replace('\\', "\\\\").replace('"', "\\\"")
-            )
-        }
+        Node::Str(s) => cel::escape_property(s).map(|f| format!("self.{f}")),
+        _ => None,
     }
 }
 
-/// The pattern a rule gives, with its priority (lower wins): `matches`, then
-/// `starts_with`, `ends_with`, `contains`.
-fn pattern_of(f: &Field, r: &Rule) -> Option<(u8, String)> {
+/// The Kubernetes quantity grammar (integer exponents, as the API server parses them);
+/// the same expression ytt's `format="quantity"` uses.
+pub const QUANTITY_PATTERN: &str = crate::validations::formats::QUANTITY_PATTERN;
+
+/// The pattern a rule gives (a `matches=` pattern as written in RE2; the others
+/// escaped).
+fn pattern_of(f: &Field, r: &Rule) -> Option<String> {
     if !matches!(f.kind, FieldKind::String) {
         return None;
     }
     match &r.check {
-        Check::Matches(p) => Some((0, p.clone())),
-        Check::StartsWith(p) => Some((1, format!("^{}", escape_regex(p)))),
-        Check::EndsWith(p) => Some((2, format!("{}$", escape_regex(p)))),
-        Check::Contains(Some(Node::Str(p))) => Some((3, escape_regex(p))),
+        Check::Matches(p) => Some(p.clone()),
+        Check::StartsWith(p) => Some(format!("^{}", escape_regex(p))),
+        Check::EndsWith(p) => Some(format!("{}$", escape_regex(p))),
+        Check::Contains(Some(Node::Str(p))) => Some(escape_regex(p)),
+        Check::Format(Format::Quantity) => Some(QUANTITY_PATTERN.to_owned()),
         _ => None,
     }
 }
@@ -193,27 +173,52 @@ fn exportable(r: &Rule) -> bool {
     !r.conditional && !r.warn
 }
 
+fn get<'a>(schema: &'a Node, key: &str) -> Option<&'a Node> {
+    match schema {
+        Node::Map(m) => m
+            .items
+            .iter()
+            .find(|i| matches!(&i.key, Node::Str(k) if k == key))
+            .map(|i| &i.value),
+        _ => None,
+    }
+}
+
+fn items_of(n: &Node) -> &[ArrayItem] {
+    match n {
+        Node::Array(a) => &a.items,
+        _ => &[],
+    }
+}
+
 impl Builder {
     pub fn new(flavor: Flavor) -> Builder {
         Builder {
             flavor,
             warnings: Vec::new(),
+            patterns: HashMap::new(),
         }
     }
 
     fn left_out(&mut self, path: &str, r: &Rule) {
+        self.left_out_text(path, &r.desc, &r.by.describe());
+    }
+
+    fn left_out_text(&mut self, path: &str, what: &str, by: &str) {
         self.warnings.push(format!(
             "Warning: not exported: {}: {} (by: {})",
             shown_path(path),
-            r.desc,
-            r.by.describe()
+            what,
+            by
         ));
     }
 
     /// The schema object of `f` (a map node, keywords in order) and whether the value is
-    /// required (`not_null=True` on a nullable value).
+    /// required: `not_null=True` on a nullable value, a default that breaks the node's
+    /// own constraints (`min_len=1` on `""`), or a map with a required key.
     pub fn schema(&mut self, f: &Field, path: &str) -> (Node, bool) {
         let c = self.constraints(f, path);
+        let mut required_self = c.required;
         let nullable = (f.nullable || matches!(f.kind, FieldKind::Any)) && !c.required;
         let mut out: Vec<(&'static str, Node)> = Vec::new();
 
@@ -254,16 +259,6 @@ impl Builder {
         if let Some(d) = &f.doc.description {
             out.push(("description", str_node(d)));
         }
-        if let Some((desc, value)) = f.doc.examples.first() {
-            out.push(("x-example-description", str_node(desc)));
-            match self.flavor {
-                Flavor::OpenApi => out.push(("example", value.clone())),
-                Flavor::JsonSchema => out.push((
-                    "examples",
-                    array_node(f.doc.examples.iter().map(|(_, v)| v.clone()).collect()),
-                )),
-            }
-        }
         let mut required = Vec::new();
         match &f.kind {
             FieldKind::Array(elem) => {
@@ -290,9 +285,6 @@ impl Builder {
             }
             _ => {}
         }
-        if !matches!(f.kind, FieldKind::Map(_)) && !c.required {
-            out.push(("default", f.default.clone()));
-        }
         if let Some((n, _)) = c.minimum {
             out.push(("minimum", n));
         }
@@ -313,8 +305,13 @@ impl Builder {
         if let Some(n) = c.multiple_of {
             out.push(("multipleOf", number_node(n)));
         }
-        if let Some(p) = c.pattern {
-            out.push(("pattern", str_node(&p)));
+        let mut all_of = Vec::new();
+        for (i, p) in c.patterns.iter().enumerate() {
+            if i == 0 {
+                out.push(("pattern", str_node(p)));
+            } else {
+                all_of.push(map_node(vec![(str_node("pattern"), str_node(p))]));
+            }
         }
         if let Some(mut values) = c.one_of {
             // rules skip null values: a nullable value's enum lists null
@@ -323,8 +320,55 @@ impl Builder {
             }
             out.push(("enum", array_node(values)));
         }
+        if c.odd {
+            let mut not = Vec::new();
+            if nullable {
+                // null skips rules: only a number that is a multiple of 2 is refused
+                not.push((str_node("type"), str_node("integer")));
+            }
+            not.push((str_node("multipleOf"), Node::Int(2.into())));
+            out.push(("not", map_node(not)));
+        }
+        for (i, keys) in c.one_not_null.iter().enumerate() {
+            // exactly one branch holds: the one whose key is present and not null
+            let mut branches: Vec<Node> = keys
+                .iter()
+                .map(|k| {
+                    map_node(vec![
+                        (
+                            str_node("properties"),
+                            map_node(vec![(
+                                str_node(k),
+                                map_node(vec![(
+                                    str_node("not"),
+                                    map_node(vec![(str_node("type"), str_node("null"))]),
+                                )]),
+                            )]),
+                        ),
+                        (str_node("required"), array_node(vec![str_node(k)])),
+                    ])
+                })
+                .collect();
+            if nullable {
+                // rules skip a null map
+                branches.push(map_node(vec![(str_node("type"), str_node("null"))]));
+            }
+            let one_of = array_node(branches);
+            if i == 0 {
+                out.push(("oneOf", one_of));
+            } else {
+                all_of.push(map_node(vec![(str_node("oneOf"), one_of)]));
+            }
+        }
+        if !all_of.is_empty() {
+            out.push(("allOf", array_node(all_of)));
+        }
         if !required.is_empty() {
-            out.push(("required", array_node(required)));
+            out.push(("required", array_node(required.clone())));
+            // a map has no default: it must be given when one of its keys must be
+            if !nullable {
+                required_self = true;
+            }
         }
         if !c.cel.is_empty() {
             let rules = c
@@ -340,28 +384,235 @@ impl Builder {
             out.push(("x-kubernetes-validations", array_node(rules)));
         }
         out.sort_by_key(|(k, _)| ORDER.iter().position(|o| o == k).unwrap_or(ORDER.len()));
-        let node = map_node(out.into_iter().map(|(k, v)| (str_node(k), v)).collect());
-        (node, c.required)
+        let mut node = map_node(out.into_iter().map(|(k, v)| (str_node(k), v)).collect());
+
+        // a default (and an example) must satisfy the schema it is part of: a default that
+        // does not is the required-input pattern, left out, the value listed as required
+        if !matches!(f.kind, FieldKind::Map(_)) && !required_self {
+            if self.accepts(&node, &f.default, 0) {
+                insert_ordered(&mut node, "default", f.default.clone());
+            } else {
+                required_self = true;
+            }
+        }
+        let mut examples = Vec::new();
+        for (desc, value) in &f.doc.examples {
+            if self.accepts(&node, value, 0) {
+                examples.push((desc, value));
+            } else {
+                let by = f.pos.describe();
+                self.left_out_text(
+                    path,
+                    &format!("example \"{desc}\" (it breaks the exported constraints)"),
+                    &by,
+                );
+            }
+        }
+        if let Some((desc, value)) = examples.first() {
+            match self.flavor {
+                Flavor::OpenApi => {
+                    insert_ordered(&mut node, "x-example-description", str_node(desc));
+                    insert_ordered(&mut node, "example", (*value).clone());
+                }
+                // (no `x-example-description`: strict validators refuse unknown keywords)
+                Flavor::JsonSchema => insert_ordered(
+                    &mut node,
+                    "examples",
+                    array_node(examples.iter().map(|(_, v)| (*v).clone()).collect()),
+                ),
+            }
+        }
+        (node, required_self)
+    }
+
+    /// Whether `value` is valid against `schema`, an object this builder made: the
+    /// keywords it emits, with ytt's own checks behind them (its regular expressions,
+    /// formats and CEL evaluation), so that the answer is a consumer's.
+    fn accepts(&self, schema: &Node, value: &Node, depth: usize) -> bool {
+        if depth > super::MAX_DEPTH {
+            return false;
+        }
+        let nullable = get(schema, "nullable").is_some_and(|n| matches!(n, Node::Bool(true)));
+        let types: Vec<&str> = match get(schema, "type") {
+            Some(Node::Str(t)) => vec![t.as_str()],
+            Some(Node::Array(a)) => a
+                .items
+                .iter()
+                .filter_map(|i| match &i.value {
+                    Node::Str(s) => Some(s.as_str()),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        if !types.is_empty() {
+            let ok = types.iter().any(|t| match (*t, value) {
+                ("null", Node::Null) => true,
+                ("string", Node::Str(_)) => true,
+                ("integer", Node::Int(_)) => true,
+                ("integer", Node::Float(f)) => f.fract() == 0.0,
+                ("number", Node::Int(_) | Node::Float(_)) => true,
+                ("boolean", Node::Bool(_)) => true,
+                ("object", Node::Map(_)) => true,
+                ("array", Node::Array(_)) => true,
+                _ => false,
+            }) || (nullable && value.is_null());
+            if !ok {
+                return false;
+            }
+        }
+        if let Some(allowed) = get(schema, "enum") {
+            if !items_of(allowed).iter().any(|i| i.value.value_eq(value)) {
+                return false;
+            }
+        }
+        if let Some(x) = numeric(value) {
+            if get(schema, "minimum")
+                .and_then(numeric)
+                .is_some_and(|m| x < m)
+                || get(schema, "maximum")
+                    .and_then(numeric)
+                    .is_some_and(|m| x > m)
+            {
+                return false;
+            }
+            if let Some(m) = get(schema, "multipleOf") {
+                let m = match m {
+                    Node::Int(i) => Number::of_int(i.get()),
+                    Node::Float(f) => Number::Float(*f),
+                    _ => Number::Int(1),
+                };
+                if crate::validations::checks::multiple_of(value, m).is_err() {
+                    return false;
+                }
+            }
+        }
+        let len = match value {
+            Node::Str(s) => Some((s.chars().count(), "minLength", "maxLength")),
+            Node::Array(a) => Some((a.items.len(), "minItems", "maxItems")),
+            Node::Map(m) => Some((m.items.len(), "minProperties", "maxProperties")),
+            _ => None,
+        };
+        if let Some((n, min_key, max_key)) = len {
+            let bound = |k: &str| match get(schema, k) {
+                Some(Node::Int(i)) => Some(i.get()),
+                _ => None,
+            };
+            if bound(min_key).is_some_and(|m| (n as i128) < m)
+                || bound(max_key).is_some_and(|m| (n as i128) > m)
+            {
+                return false;
+            }
+        }
+        if let Node::Str(s) = value {
+            if let Some(Node::Str(p)) = get(schema, "pattern") {
+                if !self.patterns.get(p).is_some_and(|re| re.is_match(s)) {
+                    return false;
+                }
+            }
+            if let Some(Node::Str(name)) = get(schema, "format") {
+                if let Some(fmt) = Format::parse(name) {
+                    if !fmt.is_valid(s) {
+                        return false;
+                    }
+                }
+            }
+        }
+        if let Some(not) = get(schema, "not") {
+            if self.accepts(not, value, depth + 1) {
+                return false;
+            }
+        }
+        if let Some(branches) = get(schema, "oneOf") {
+            let holding = items_of(branches)
+                .iter()
+                .filter(|b| self.accepts(&b.value, value, depth + 1))
+                .count();
+            if holding != 1 {
+                return false;
+            }
+        }
+        if let Some(all) = get(schema, "allOf") {
+            if !items_of(all)
+                .iter()
+                .all(|b| self.accepts(&b.value, value, depth + 1))
+            {
+                return false;
+            }
+        }
+        match value {
+            Node::Map(m) => {
+                let props = get(schema, "properties");
+                let closed = matches!(get(schema, "additionalProperties"), Some(Node::Bool(false)));
+                for i in &m.items {
+                    let name = crate::validations::key_text(&i.key);
+                    match props.and_then(|p| get(p, &name)) {
+                        Some(s) if !self.accepts(s, &i.value, depth + 1) => return false,
+                        Some(_) => {}
+                        None if closed => return false,
+                        None => {}
+                    }
+                }
+                if let Some(req) = get(schema, "required") {
+                    for r in items_of(req) {
+                        let Node::Str(k) = &r.value else { continue };
+                        if !m
+                            .items
+                            .iter()
+                            .any(|i| crate::validations::key_text(&i.key) == k.as_str())
+                        {
+                            return false;
+                        }
+                    }
+                }
+            }
+            Node::Array(a) => {
+                if let Some(s) = get(schema, "items") {
+                    if !a.items.iter().all(|i| self.accepts(s, &i.value, depth + 1)) {
+                        return false;
+                    }
+                }
+            }
+            _ => {}
+        }
+        if let Some(rules) = get(schema, "x-kubernetes-validations") {
+            if !value.is_null() {
+                for r in items_of(rules) {
+                    let Some(Node::Str(src)) = get(&r.value, "rule") else {
+                        continue;
+                    };
+                    let ok = cel::compile(src)
+                        .ok()
+                        .is_some_and(|rule| cel::evaluate(&rule, value) == Ok(true));
+                    if !ok {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
     }
 
     /// Translates the rules of `f`; each rule that cannot be expressed is a warning.
     fn constraints(&mut self, f: &Field, path: &str) -> Constraints {
         let mut c = Constraints::default();
-        // the one pattern exported: the first of the highest priority
-        let chosen_pattern = f
-            .rules
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| exportable(r))
-            .filter_map(|(i, r)| pattern_of(f, r).map(|(prio, _)| (prio, i)))
-            .min()
-            .map(|(_, i)| i);
+        // patterns in priority order: `matches=` first (the one `pattern`), then
+        // `starts_with=`, `ends_with=`, `contains=`, `format="quantity"` (in `allOf`)
+        let prio = |r: &Rule| match r.check {
+            Check::Matches(_) => 0,
+            Check::StartsWith(_) => 1,
+            Check::EndsWith(_) => 2,
+            Check::Contains(_) => 3,
+            _ => 4,
+        };
+        let mut order: Vec<&Rule> = f.rules.iter().collect();
+        order.sort_by_key(|r| prio(r));
         let numeric_kind = matches!(f.kind, FieldKind::Integer | FieldKind::Float);
         let sized_kind = matches!(
             f.kind,
             FieldKind::String | FieldKind::Array(_) | FieldKind::Map(_)
         );
-        for (i, r) in f.rules.iter().enumerate() {
+        for r in order {
             if matches!(r.check, Check::Off) {
                 continue;
             }
@@ -445,12 +696,10 @@ impl Builder {
                 Check::Matches(_)
                 | Check::StartsWith(_)
                 | Check::EndsWith(_)
-                | Check::Contains(_) => match pattern_of(f, r) {
-                    Some((_, p)) if chosen_pattern == Some(i) => {
-                        c.pattern = Some(p);
-                        true
-                    }
-                    _ => false,
+                | Check::Contains(_)
+                | Check::Format(Format::Quantity) => match pattern_of(f, r) {
+                    Some(p) => self.add_pattern(&mut c, &p),
+                    None => false,
                 },
                 Check::Format(fmt)
                     if matches!(f.kind, FieldKind::String)
@@ -462,7 +711,10 @@ impl Builder {
                 Check::Even if numeric_kind => self.multiple(&mut c, Number::Int(2)),
                 Check::MultipleOf(n) if numeric_kind => self.multiple(&mut c, *n),
                 Check::Odd if matches!(f.kind, FieldKind::Integer) => {
-                    c.cel.push(("self % 2 != 0".into(), r.desc.clone()));
+                    match self.flavor {
+                        Flavor::JsonSchema => c.odd = true,
+                        Flavor::OpenApi => c.cel.push(("self % 2 != 0".into(), r.desc.clone())),
+                    }
                     true
                 }
                 Check::OneNotNull(keys) => match (&f.kind, keys) {
@@ -471,26 +723,18 @@ impl Builder {
                             Some(k) => k.iter().collect(),
                             None => items.iter().map(|(k, _)| k).collect(),
                         };
-                        if keys.is_empty() {
-                            false
-                        } else {
-                            let members: Vec<String> = keys.into_iter().map(cel_member).collect();
-                            c.cel.push((
-                                format!(
-                                    "[{}].filter(x, x != null).size() == 1",
-                                    members.join(", ")
-                                ),
-                                r.desc.clone(),
-                            ));
-                            true
-                        }
+                        self.one_not_null(&mut c, &keys, r)
                     }
                     _ => false,
                 },
-                Check::Cel(source) => {
-                    c.cel.push((source.clone(), r.desc.clone()));
-                    true
-                }
+                Check::Cel(source) => match self.flavor {
+                    Flavor::OpenApi => {
+                        c.cel.push((source.clone(), r.desc.clone()));
+                        true
+                    }
+                    // not a JSON Schema keyword: strict validators refuse unknown ones
+                    Flavor::JsonSchema => false,
+                },
                 _ => false,
             };
             if !ok {
@@ -498,6 +742,54 @@ impl Builder {
             }
         }
         c
+    }
+
+    /// Adds a pattern, translated to ECMA-262; false when it has no exact translation.
+    fn add_pattern(&mut self, c: &mut Constraints, re2: &str) -> bool {
+        let (Ok(ecma), Ok(re)) = (ecma::translate(re2), crate::validations::re2::compile(re2))
+        else {
+            return false;
+        };
+        if !c.patterns.contains(&ecma) {
+            self.patterns.insert(ecma.clone(), re);
+            c.patterns.push(ecma);
+        }
+        true
+    }
+
+    /// `one_not_null=`: a `oneOf` of required, non-null keys (JSON Schema), or a CEL
+    /// rule that counts the keys present (OpenAPI: Kubernetes drops null values, so a
+    /// present key is a non-null one).
+    fn one_not_null(&mut self, c: &mut Constraints, keys: &[&Node], r: &Rule) -> bool {
+        if keys.is_empty() {
+            return false;
+        }
+        match self.flavor {
+            Flavor::JsonSchema => {
+                c.one_not_null.push(
+                    keys.iter()
+                        .map(|k| crate::validations::key_text(k).into_owned())
+                        .collect(),
+                );
+                true
+            }
+            Flavor::OpenApi => {
+                let members: Option<Vec<String>> = keys
+                    .iter()
+                    .map(|k| cel_member(k).map(|m| format!("has({m})")))
+                    .collect();
+                let Some(members) = members else {
+                    return false;
+                };
+                let rule = if members.len() == 1 {
+                    members[0].clone()
+                } else {
+                    format!("[{}].exists_one(x, x)", members.join(", "))
+                };
+                c.cel.push((rule, r.desc.clone()));
+                true
+            }
+        }
     }
 
     /// Adds a `multipleOf`: two integers combine into their least common multiple.
@@ -513,6 +805,29 @@ impl Builder {
         };
         true
     }
+}
+
+/// Inserts `key: value` into a schema object at its place in [`ORDER`].
+fn insert_ordered(node: &mut Node, key: &'static str, value: Node) {
+    let Node::Map(m) = node else { return };
+    let rank = |k: &Node| match k {
+        Node::Str(s) => ORDER.iter().position(|o| o == s).unwrap_or(ORDER.len()),
+        _ => ORDER.len(),
+    };
+    let mine = rank(&str_node(key));
+    let at = m
+        .items
+        .iter()
+        .position(|i| rank(&i.key) > mine)
+        .unwrap_or(m.items.len());
+    m.items.insert(
+        at,
+        MapItem {
+            key: str_node(key),
+            value,
+            meta: Meta::default(),
+        },
+    );
 }
 
 fn lcm(a: i64, b: i64) -> Option<i64> {
@@ -535,10 +850,11 @@ mod tests {
     fn helpers() {
         assert_eq!(escape_regex("a.b*(c)"), "a\\.b\\*\\(c\\)");
         assert_eq!(escape_regex("x-y"), "x-y");
-        assert_eq!(cel_member(&str_node("ok_1")), "self.ok_1");
-        assert_eq!(cel_member(&str_node("a-b")), "self[\"a-b\"]");
-        assert_eq!(cel_member(&str_node("in")), "self[\"in\"]");
-        assert_eq!(cel_member(&Node::Int(3.into())), "self[3]");
+        assert_eq!(cel_member(&str_node("ok_1")).unwrap(), "self.ok_1");
+        assert_eq!(cel_member(&str_node("a-b")).unwrap(), "self.a__dash__b");
+        assert_eq!(cel_member(&str_node("in")).unwrap(), "self.__in__");
+        assert_eq!(cel_member(&str_node("a b")), None);
+        assert_eq!(cel_member(&Node::Int(3.into())), None);
         assert_eq!(lcm(4, 6), Some(12));
         assert_eq!(lcm(i64::MAX, i64::MAX - 1), None);
         assert_eq!(lcm(0, 2), None);

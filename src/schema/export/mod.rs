@@ -6,6 +6,7 @@
 //! Rules are resolved while the evaluator that made the annotations is alive; the result
 //! owns everything it needs, so printing happens after the run.
 
+mod ecma;
 pub mod jsonschema;
 mod keywords;
 pub mod markdown;
@@ -39,6 +40,8 @@ pub struct Field {
     pub nullable: bool,
     pub default: Node,
     pub doc: TypeDoc,
+    /// Where the node is declared.
+    pub pos: Pos,
     /// The node's rules, in the order they run.
     pub rules: Vec<Rule>,
 }
@@ -152,6 +155,7 @@ fn field(ty: &Type, eval: &mut Evaluator, depth: usize) -> anyhow::Result<Field>
         nullable: ty.nullable,
         default: ty.default.clone(),
         doc: ty.doc.clone(),
+        pos: ty.pos.clone(),
         rules,
     })
 }

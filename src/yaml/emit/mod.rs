@@ -8,6 +8,7 @@ mod yaml;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use float::write_float_go_v;
 pub use float::{format_float_json, format_float_str, format_float_yaml};
 pub use json::{json_docset, json_value};
 pub use pos::pos_docset;

@@ -1,0 +1,257 @@
+//! End-to-end tests of hostile and careless input: every input flag reads files under
+//! the same rules as `-f` (the symlink policy; regular files and pipes only), outputs are
+//! never written through a symbolic link, deep code and alias bombs end in a clear
+//! error, and a non-UTF-8 environment cannot crash a run.
+
+mod common;
+
+use std::os::unix::fs::symlink;
+
+use common::Ytt;
+
+/// A project with a secret outside of it, linked from inside.
+fn with_link_to_secret() -> Ytt {
+    let y = Ytt::new()
+        .file("outside/secret.yml", "secret: s3cr3t\n")
+        .file("p/t.yml", "a: 1\n")
+        .file("p/vals/a.yml", "a: 1\n");
+    symlink(
+        y.path().join("outside/secret.yml"),
+        y.path().join("p/vals/link.yml"),
+    )
+    .unwrap();
+    symlink(y.path().join("outside"), y.path().join("p/outside-dir")).unwrap();
+    y
+}
+
+const REFUSED: &str = "Symlinks are disallowed as a security feature";
+
+#[test]
+fn data_values_files_follow_the_symlink_policy() {
+    let y = with_link_to_secret();
+    // a directory holding a link, the link itself, a link to a directory, a file value
+    for args in [
+        &["-f", "p/t.yml", "--data-values-file", "p/vals/"][..],
+        &["-f", "p/t.yml", "--data-values-file", "p/vals/link.yml"],
+        &["-f", "p/t.yml", "--data-values-file", "p/outside-dir"],
+        &["-f", "p/t.yml", "--data-value-file", "x=p/vals/link.yml"],
+    ] {
+        let mut all = args.to_vec();
+        all.push("--data-values-inspect");
+        let out = y.run(&all);
+        assert!(out.err().contains(REFUSED), "{args:?}: {}", out.stderr);
+        assert!(!out.stderr.contains("s3cr3t"), "{}", out.stderr);
+    }
+    // allowed destinations are read
+    let out = y.run(&[
+        "-f",
+        "p/t.yml",
+        "--data-values-file",
+        "p/vals/",
+        "--allow-symlink-destination",
+        "outside",
+        "--data-values-inspect",
+    ]);
+    assert_eq!(out.ok(), "a: 1\nsecret: s3cr3t\n");
+}
+
+#[test]
+fn links_to_directories_in_a_data_values_directory_are_not_walked() {
+    // two links to `.`: without care the walk never ends
+    let y = Ytt::new()
+        .file("t.yml", "a: 1\n")
+        .file("vals/a.yml", "a: 2\n");
+    symlink(".", y.path().join("vals/self1.yml")).unwrap();
+    symlink(".", y.path().join("vals/self2")).unwrap();
+    let out = y.run(&[
+        "-f",
+        "t.yml",
+        "--data-values-file",
+        "vals/",
+        "--dangerous-allow-all-symlink-destinations",
+        "--data-values-inspect",
+    ]);
+    // `self1.yml` names a YAML file and is a directory; `self2` is skipped
+    assert!(
+        out.err().contains("but it is a directory"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn devices_are_refused_and_pipes_read() {
+    let y = Ytt::new().file("t.yml", "a: 1\n");
+    for args in [
+        &["-f", "/dev/zero"][..],
+        &["-f", "t.yml", "--data-values-file", "/dev/zero"],
+        &["-f", "t.yml", "--data-value-file", "x=/dev/urandom"],
+    ] {
+        let out = y.run(args);
+        assert!(
+            out.err().contains("Expected file '/dev/")
+                && out.stderr.contains("to be a regular file, but was not"),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+    let out = Ytt::new().file("t.yml", "a: 1\n").stdin("b: 2\n").run(&[
+        "-f",
+        "t.yml",
+        "--data-values-file",
+        "-",
+        "--data-values-inspect",
+    ]);
+    assert_eq!(out.ok(), "b: 2\n");
+}
+
+#[test]
+fn outputs_are_never_written_through_a_link_inside_the_output_directory() {
+    let y = Ytt::new()
+        .file("t.yml", "a: 1\n")
+        .file("sub/t.yml", "b: 1\n")
+        .file("outside/keep.txt", "");
+    std::fs::create_dir_all(y.path().join("out")).unwrap();
+    symlink(
+        y.path().join("outside/victim.yml"),
+        y.path().join("out/t.yml"),
+    )
+    .unwrap();
+    symlink(y.path().join("outside"), y.path().join("out/sub")).unwrap();
+    let out = y.run(&["-f", "t.yml", "--output-files", "out"]);
+    assert!(
+        out.err()
+            .contains("Expected output path 'out/t.yml' to not be a symbolic link"),
+        "{}",
+        out.stderr
+    );
+    // an output whose directory is a link (`-f .` puts sub/t.yml under out/sub/)
+    let y = y.file("in/sub/t.yml", "b: 1\n");
+    let out = y.run(&["-f", "in/", "--output-files", "out"]);
+    assert!(out.err().contains("'out/sub'"), "{}", out.stderr);
+    assert_eq!(y.list("outside"), ["keep.txt"]);
+    // the emptied directory holds no link once emptied
+    let out = y.run(&["-f", "t.yml", "--dangerous-emptied-output-directory", "out"]);
+    assert_eq!(out.ok(), "creating: out/t.yml\n");
+    assert_eq!(y.list("outside"), ["keep.txt"]);
+}
+
+#[test]
+fn deeply_nested_code_is_an_error_naming_the_line() {
+    let deep = |expr: String| {
+        Ytt::new()
+            .file("t.yml", &format!("a: 1\nb: #@ {expr}\n"))
+            .run(&["-f", "t.yml"])
+    };
+    let n = 100_000;
+    for expr in [
+        format!("{}1", "-".repeat(n)),
+        format!("{}{}", "[".repeat(n), "]".repeat(n)),
+        format!("{}1{}", "(".repeat(n), ")".repeat(n)),
+        vec!["1"; n].join("+"),
+        format!("{}[]{}", "len(".repeat(n / 10), ")".repeat(n / 10)),
+        format!("{}1{}", "{\"a\": ".repeat(n / 10), "}".repeat(n / 10)),
+        format!("{}1", "lambda: ".repeat(n / 10)),
+    ] {
+        let out = deep(expr);
+        let err = out.err();
+        assert!(
+            err.contains("expression is nested too deeply (more than 100 levels)")
+                && err.contains("t.yml:2 | b: #@"),
+            "{}",
+            &err[..err.len().min(300)]
+        );
+    }
+    // as deep as real code goes
+    let out = deep(format!("{}1{}", "(".repeat(50), ")".repeat(50)));
+    assert_eq!(out.ok(), "a: 1\nb: 1\n");
+    // in a Starlark file
+    let out = Ytt::new()
+        .file("t.yml", "#@ load(\"d.star\", \"x\")\na: #@ x\n")
+        .file("d.star", &format!("x = {}1\n", "-".repeat(1000)))
+        .run(&["-f", "t.yml", "-f", "d.star"]);
+    assert!(out.err().contains("nested too deeply"), "{}", out.stderr);
+}
+
+#[test]
+fn alias_expansion_is_bounded_per_run_not_per_file() {
+    // each file expands to about a million nodes: under the budget alone, not together
+    let mut laugh = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+    for i in 1..6 {
+        let refs = vec![format!("*a{}", i - 1); 10].join(", ");
+        laugh.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
+    }
+    let mut y = Ytt::new();
+    for i in 0..8 {
+        y = y.file(&format!("l{i}.yml"), &laugh);
+    }
+    let out = y.run(&["-f", "."]);
+    assert!(
+        out.err().contains("document contains excessive aliasing"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_non_utf8_environment_is_no_crash() {
+    let y = Ytt::new().file("t.yml", "a: 1\n");
+    // an unrelated variable is none of our business
+    let out = y.env_bytes("OTHER", b"\xff\xfe").env("DV_x", "1").run(&[
+        "-f",
+        "t.yml",
+        "--data-values-env",
+        "DV",
+        "--data-values-inspect",
+    ]);
+    assert_eq!(out.ok(), "x: \"1\"\n");
+    let out = Ytt::new()
+        .file("t.yml", "a: 1\n")
+        .env_bytes("DV_y", b"\xff")
+        .run(&[
+            "-f",
+            "t.yml",
+            "--data-values-env",
+            "DV",
+            "--data-values-inspect",
+        ]);
+    assert!(
+        out.err()
+            .contains("Expected variable 'DV_y' to have a UTF-8 name and value"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// A runaway template ends with a clear error within the memory budget, never an abort
+/// in the allocator or the OOM killer.
+#[test]
+fn runaway_memory_ends_with_a_clear_error() {
+    for expr in [
+        "len([1] * 2147483647)",
+        "len(\"xx\" * 2000000000)",
+        "len([[0] * 100000 for i in range(100000)])",
+    ] {
+        let out = Ytt::new().file("t.yml", &format!("a: #@ {expr}\n")).run(&[
+            "-f",
+            "t.yml",
+            "--max-memory",
+            "64M",
+        ]);
+        assert_eq!(
+            out.err(),
+            "ytt: Error: the run needs more memory than --max-memory allows\n",
+            "{expr}"
+        );
+    }
+    let y = Ytt::new().file("t.yml", "a: #@ len([1] * 100000)\n");
+    assert_eq!(
+        y.run(&["-f", "t.yml", "--max-memory", "0"]).ok(),
+        "a: 100000\n"
+    );
+    assert_eq!(y.run(&["-f", "t.yml"]).ok(), "a: 100000\n");
+    assert!(y
+        .run(&["-f", "t.yml", "--max-memory", "lots"])
+        .err()
+        .contains("--max-memory: Expected a size such as 512M or 4G, but was 'lots'"));
+}
