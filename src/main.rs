@@ -2,9 +2,6 @@
 
 use std::process::ExitCode;
 
-/// Templates may nest deeply; the run gets a large stack (reserved, not committed).
-const STACK_SIZE: usize = 256 * 1024 * 1024;
-
 /// mimalloc (the default allocator's per-thread arena grows in small steps, which cost a
 /// quarter of the run time on large inputs, measured on bench/overlays), within the
 /// run's memory budget (`--max-memory`).
@@ -18,7 +15,7 @@ fn main() -> ExitCode {
     let worker_args = args.clone();
     let worker = std::thread::Builder::new()
         .name("ytt".into())
-        .stack_size(STACK_SIZE)
+        .stack_size(ytt::cmd::STACK_SIZE)
         .spawn(move || ytt::cmd::run(worker_args));
     let joined = match worker {
         Ok(handle) => handle.join(),

@@ -473,3 +473,75 @@ fn template_numbers_count_every_yaml_template() {
         out.stderr
     );
 }
+
+/// Rule: blocks nested deeper than `MAX_NESTING` (100) are a clear error at the first
+/// block too deep, never a stack overflow; 100 nested blocks run (expressions:
+/// tests/hostile_input.rs).
+#[test]
+fn blocks_nested_too_deeply() {
+    let nested = |n: usize| {
+        tpl(
+            &format!("{}a: 1\n{}", "#@ if True:\n".repeat(n), "#@ end\n".repeat(n)),
+            &[],
+        )
+    };
+    assert_eq!(
+        nested(20_000).err(),
+        "ytt: Error: \n- blocks are nested too deeply (more than 100 levels)\n    tpl.yml:101 | #@ if True:\n"
+    );
+    assert_eq!(nested(100).ok(), "a: 1\n");
+    let defs = tpl(
+        &format!(
+            "{}a: 1\n",
+            "#@ for i in range(1):\n#@ def f():\n".repeat(51)
+        ),
+        &[],
+    );
+    assert!(
+        defs.err().contains("blocks are nested too deeply") && defs.err().contains("tpl.yml:101"),
+        "{}",
+        defs.stderr
+    );
+}
+
+/// Rule: user code may not name the instructions of the generated code (`__ytt_…`) nor
+/// its annotation values: called or reassigned, they broke the node contexts
+/// (`internal error: node started outside of a context`).
+#[test]
+fn names_reserved_for_generated_code() {
+    let reserved = |src: &str, name: &str, line: &str| {
+        let out = tpl(src, &[]);
+        assert_eq!(
+            out.err(),
+            format!(
+                "ytt: Error: \n- {name} is a name reserved for the code ytt generates\n    tpl.yml:{line}\n"
+            )
+        );
+    };
+    reserved(
+        "#@ __ytt_end_ctx(0)\na: 1\n",
+        "__ytt_end_ctx",
+        "1 | #@ __ytt_end_ctx(0)",
+    );
+    reserved(
+        "a: #@ __ytt_start_node(0, 99)\n",
+        "__ytt_start_node",
+        "1 | a: #@ __ytt_start_node(0, 99)",
+    );
+    reserved(
+        "#@ ytt_annotation_values_ = []\na: 1\n",
+        "ytt_annotation_values_",
+        "1 | #@ ytt_annotation_values_ = []",
+    );
+    reserved(
+        "#@foo/bar __ytt_set_node\na: 1\n",
+        "__ytt_set_node",
+        "1 | #@foo/bar __ytt_set_node",
+    );
+    let text = Ytt::new()
+        .file("t.txt", "x: (@= str(__ytt_end_ctx(1)) @)\n")
+        .run(&["-f", "t.txt"]);
+    assert!(text.err().starts_with(
+        "ytt: Error: \n- __ytt_end_ctx is a name reserved for the code ytt generates\n"
+    ));
+}

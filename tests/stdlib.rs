@@ -604,3 +604,32 @@ fn overlay_apply_with_none_right_side_returns_left() {
         "one:\n  a: 1\ndict:\n  a: 1\nbetween:\n  a: 1\n  b: 2\n"
     );
 }
+
+/// Rule: a call whose failure is caught ends the node contexts it opened, so a function
+/// holding nodes that fails midway leaves none of its nodes in the caller's output.
+#[test]
+fn try_to_a_function_failing_while_building_nodes() {
+    let out = tpl(
+        "#@ load(\"@ytt:assert\", \"assert\")\n\
+         #@ def bad():\n\
+         a: 1\n\
+         b: #@ fail(\"boom\")\n\
+         c: 3\n\
+         #@ end\n\
+         #@ def deep():\n\
+         d:\n\
+         - x: #@ bad()\n\
+         #@ end\n\
+         #@ def good():\n\
+         ok: #@ assert.try_to(deep)[1]\n\
+         #@ end\n\
+         r: #@ assert.try_to(bad)\n\
+         nested: #@ good()\n\
+         after: 1\n",
+        &[],
+    );
+    assert_eq!(
+        out.ok(),
+        "r:\n- null\n- 'fail: boom'\nnested:\n  ok: 'fail: boom'\nafter: 1\n"
+    );
+}

@@ -619,3 +619,63 @@ fn a_function_whose_nodes_are_all_skipped_returns_an_empty_collection() {
         "m: {}\nl: []\nis_none: false\nencoded: |\n  {}\ndocs: 0\nnested:\n  inner: {}\n"
     );
 }
+
+/// Rule: a `return` on a line that starts with `def` belongs to that one-line def, never
+/// to the function holding nodes around it; closures made inside such a function (one-line
+/// defs, lambdas, nested defs with or without nodes) can be called there or later.
+#[test]
+fn closures_made_in_a_function_holding_nodes() {
+    let out = tpl(
+        "#@ def outer():\n\
+         #@   def one_line(x): return x + 1\n\
+         #@   def two_stmts(x): y = x; return y * 10\n\
+         #@   def nested():\n\
+         k: 1\n\
+         #@   end\n\
+         #@   def plain():\n\
+         #@     return \"plain\"\n\
+         #@   end\n\
+         #@   lam = lambda: nested()\n\
+         here: #@ one_line(1)\n\
+         #@   return [one_line, two_stmts, nested, plain, lam]\n\
+         #@ end\n\
+         #@ fs = outer()\n\
+         one_line: #@ fs[0](1)\n\
+         two_stmts: #@ fs[1](2)\n\
+         nested: #@ fs[2]()\n\
+         plain: #@ fs[3]()\n\
+         lambda: #@ fs[4]()\n\
+         #@ def holder():\n\
+         #@   def inc(x): return x + 1\n\
+         a: #@ inc(1)\n\
+         b: 2\n\
+         #@ end\n\
+         in_place: #@ holder()\n",
+        &[],
+    );
+    assert_eq!(
+        out.ok(),
+        "one_line: 2\ntwo_stmts: 20\nnested:\n  k: 1\nplain: plain\nlambda:\n  k: 1\n\
+         in_place:\n  a: 2\n  b: 2\n"
+    );
+}
+
+/// Rule: every generated line maps back to its template line, a `while` condition over
+/// several lines too, so errors after it name their own line.
+#[test]
+fn while_condition_over_several_lines() {
+    let out = tpl(
+        "#@ x = 0\n\
+         #@ while (x <\n\
+         #@        3):\n\
+         #@   x += 1\n\
+         #@ end\n\
+         a: #@ x\n\
+         b: #@ fail(\"here\")\n",
+        &[],
+    );
+    assert_eq!(
+        out.err(),
+        "ytt: Error: \n- fail: here\n    in <toplevel>\n      tpl.yml:7 | b: #@ fail(\"here\")\n"
+    );
+}

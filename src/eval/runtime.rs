@@ -1143,6 +1143,27 @@ pub fn register_template(builder: &mut GlobalsBuilder) {
     builder.namespace("template", template_module);
 }
 
+/// Calls `func` for a caller that catches its failure and goes on (`assert.try_to`,
+/// validation rules).
+///
+/// A function whose body holds nodes and fails midway never reaches its
+/// `__ytt_end_ctx`: the node contexts the call opened are ended here, so that the
+/// caller's own nodes are not started or set in the failed function's half-built
+/// context (and none of its nodes reach the output).
+pub fn call_catching<'v>(
+    eval: &mut Evaluator<'v, '_, '_>,
+    func: Value<'v>,
+    args: &[Value<'v>],
+) -> starlark::Result<Value<'v>> {
+    let rt = runtime(eval).ok();
+    let depth = rt.map(Runtime::context_depth);
+    let result = eval.eval_function(func, args, &[]);
+    if let (Err(_), Some(rt), Some(depth)) = (&result, rt, depth) {
+        rt.reset_contexts(depth);
+    }
+    result
+}
+
 /// The runtime of the templates being evaluated (`eval.extra`), for native functions that
 /// resolve annotation values (`@ytt:overlay`).
 pub fn runtime_of<'a>(eval: &Evaluator<'_, 'a, '_>) -> anyhow::Result<&'a Runtime> {

@@ -582,7 +582,7 @@ fn assert_members(builder: &mut GlobalsBuilder) {
                 go_type_name(func)
             );
         }
-        match eval.eval_function(func, &[], &[]) {
+        match crate::eval::runtime::call_catching(eval, func, &[]) {
             Ok(v) => Ok((v, Value::new_none())),
             Err(e) => {
                 let msg = error_message(&e);

@@ -302,7 +302,20 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
     let (joined, line_starts, logical) = loop {
         let (joined, line_starts) = join_lines(lines, &keep, &renames);
         let line_of = |off: usize| line_starts.partition_point(|&s| s <= off).saturating_sub(1);
-        match lex_logical_lines(template_id, &joined, &line_of, &src_of) {
+        // is this offset of the joined source in user code?
+        let user_at = |off: usize| {
+            let phys = line_of(off);
+            let code = &lines[phys].code;
+            let trimmed = if keep[phys] {
+                0
+            } else {
+                code.len() - code.trim_start().len()
+            };
+            lines[phys]
+                .user_from
+                .is_some_and(|from| off - line_starts[phys] + trimmed >= from)
+        };
+        match lex_logical_lines(template_id, &joined, &line_of, &src_of, &user_at) {
             Ok((logical, in_strings)) => {
                 if in_strings.iter().all(|&l| keep[l]) {
                     break (joined, line_starts, logical);
@@ -388,6 +401,11 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
             }
         }
         if ll.ends_with_colon {
+            if stack.len() >= MAX_NESTING as usize {
+                return Err(err_here(&format!(
+                    "blocks are nested too deeply (more than {MAX_NESTING} levels)"
+                )));
+            }
             blocks.push(Block {
                 is_def: matches!(ll.first_tok, Token::Def),
                 uses_tpl: false,
@@ -442,7 +460,11 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
                 }
             }
         }
-        let in_tpl_def = innermost_def[i].is_some_and(|d| blocks[d].uses_tpl);
+        // A `return` on a line that starts with `def` belongs to that one-line def
+        // (`def f(): return x`), which holds no nodes whatever encloses it: only the
+        // returns of a def holding nodes end its node context.
+        let in_tpl_def = !matches!(ll.first_tok, Token::Def)
+            && innermost_def[i].is_some_and(|d| blocks[d].uses_tpl);
         let start = line_starts[ll.first];
         let end = line_starts
             .get(ll.last + 1)
@@ -499,7 +521,11 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
                 src,
                 d.clone(),
             );
-            push(&format!("{ind}    if not ({cond}):"), src, d.clone());
+            // a condition over several lines keeps each of them on its own line
+            let test = format!("{ind}    if not ({cond}):");
+            for (k, t) in test.split('\n').enumerate() {
+                push(t, src_of(ll.first + k), display_of(ll.first + k));
+            }
             push(&format!("{ind}        break"), src, d);
         } else {
             for (k, t) in text.split('\n').enumerate() {
@@ -565,6 +591,7 @@ fn lex_logical_lines(
     joined: &str,
     line_of: &dyn Fn(usize) -> usize,
     src_of: &dyn Fn(usize) -> Option<u32>,
+    user_at: &dyn Fn(usize) -> bool,
 ) -> Result<(Vec<LogicalLine>, Vec<usize>), LexFailure> {
     let mut in_strings = Vec::new();
     let codemap = CodeMap::new("template".into(), joined.to_owned());
@@ -643,6 +670,15 @@ fn lex_logical_lines(
                 .into())
             }
             _ => {}
+        }
+        if let Token::Identifier(name) = &tok {
+            if instr::is_reserved(name) && user_at(s) {
+                return Err(BlockError {
+                    message: format!("{name} is a name reserved for the code ytt generates"),
+                    line: src_of(line_of(s)),
+                }
+                .into());
+            }
         }
         if cur.is_none() {
             cur = Some(LogicalLine {
@@ -809,6 +845,38 @@ mod tests {
         let mut out = to_indented(0, &lines).unwrap_or_else(|e| panic!("{}", e.message));
         out.code.truncate(out.code.trim_end().len());
         out
+    }
+
+    #[test]
+    fn a_one_line_def_keeps_its_return_inside_a_def_holding_nodes() {
+        let mut lines = vec![
+            Line::user("def outer():", 1),
+            Line::user("def inner(x): return x", 2),
+            Line::instr("__ytt_start_node(0, 1)".into(), Some(3)),
+            Line::user("return inner", 4),
+            Line::user("end", 5),
+        ];
+        lines[2].start_tag = Some(1);
+        let out = to_indented(0, &lines).unwrap_or_else(|e| panic!("{}", e.message));
+        assert_eq!(
+            out.code,
+            "def outer():\n    __ytt_start_ctx(0, 1)\n    def inner(x): return x\n    \
+             __ytt_start_node(0, 1)\n    return __ytt_end_ctx(0,  inner)\n    \
+             return __ytt_end_ctx(0)\n"
+        );
+    }
+
+    #[test]
+    fn a_while_condition_over_several_lines_keeps_its_line_map() {
+        let out = indent("while (x <\n  3):\n  x += 1\nend\ny = 1\n");
+        assert_eq!(
+            out.code,
+            "for _ in __ytt_forever():\n    if not ((x <\n3)):\n        break\n    x += 1\ny = 1"
+        );
+        assert_eq!(
+            out.line_map,
+            vec![Some(1), Some(1), Some(2), Some(1), Some(3), Some(5), None]
+        );
     }
 
     #[test]

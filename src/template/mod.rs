@@ -133,6 +133,11 @@ pub(crate) struct Line {
     pub node_instr: bool,
     /// The node a `start_node` instruction starts.
     pub start_tag: Option<u32>,
+    /// Where the user's code starts in the line: 0 for a line of user code, after the
+    /// instruction's own text for an instruction carrying user code (a value, annotation
+    /// arguments), None for an instruction without any. Names reserved for generated code
+    /// (see [`instr::is_reserved`]) are refused in user code.
+    pub user_from: Option<usize>,
 }
 
 impl Line {
@@ -143,6 +148,7 @@ impl Line {
             display: None,
             node_instr: false,
             start_tag: None,
+            user_from: Some(0),
         }
     }
 
@@ -153,7 +159,15 @@ impl Line {
             display: None,
             node_instr: true,
             start_tag: None,
+            user_from: None,
         }
+    }
+
+    /// An instruction carrying user code: `{head}{user}{tail}`.
+    pub fn instr_with_user(head: String, user: &str, tail: &str, src: Option<u32>) -> Self {
+        let mut line = Line::instr(format!("{head}{user}{tail}"), src);
+        line.user_from = Some(head.len());
+        line
     }
 }
 
@@ -176,6 +190,13 @@ pub mod instr {
     /// functions whose body is a lone `return` (loaded from another file, or called
     /// from a frozen module), and the inlined code loses the callee's frame and line.
     pub const NO_INLINE: &str = "__ytt_no_inline";
+
+    /// Names user code may not use: the instructions' (all start with `__ytt_`) and
+    /// [`ANNOTATION_VALUES`]. Called or reassigned by user code, they would break the
+    /// node contexts the generated code keeps.
+    pub fn is_reserved(name: &str) -> bool {
+        name.starts_with("__ytt_") || name == ANNOTATION_VALUES
+    }
 }
 
 /// Accumulates nodes and lines while compiling one template.

@@ -53,13 +53,10 @@ pub(crate) fn emit_text(
                 let tag = b.add_node(TKind::TextChunk, Some(root), line);
                 b.start_node(tag, Some(line));
                 let sep = if expr.contains('#') { "\n" } else { "" };
-                let mut l = Line::instr(
-                    format!(
-                        "{}({}, {tag}, ({}{sep}))",
-                        instr::SET_NODE,
-                        b.id,
-                        expr.trim()
-                    ),
+                let mut l = Line::instr_with_user(
+                    format!("{}({}, {tag}, (", instr::SET_NODE, b.id),
+                    expr.trim(),
+                    &format!("{sep}))"),
                     Some(line),
                 );
                 l.display = Some(Arc::from(format!("={expr}").as_str()));

@@ -199,12 +199,10 @@ impl YamlCompiler {
         for (l, name, args) in annotations {
             let sep = if args.is_empty() { "" } else { ", " };
             let nl = if args.contains('#') { "\n" } else { "" };
-            self.b.lines.push(Line::instr(
-                format!(
-                    "{}({}, {tag}, {name:?}{sep}{args}{nl})",
-                    instr::ANNOTATE,
-                    self.b.id
-                ),
+            self.b.lines.push(Line::instr_with_user(
+                format!("{}({}, {tag}, {name:?}{sep}", instr::ANNOTATE, self.b.id),
+                &args,
+                &format!("{nl})"),
                 Some(l),
             ));
         }
@@ -223,8 +221,10 @@ impl YamlCompiler {
 
         if let Some((l, expr)) = value_expr {
             let nl = if expr.contains('#') { "\n" } else { "" };
-            self.b.lines.push(Line::instr(
-                format!("{}({}, {tag}, ({expr}{nl}))", instr::SET_NODE, self.b.id),
+            self.b.lines.push(Line::instr_with_user(
+                format!("{}({}, {tag}, (", instr::SET_NODE, self.b.id),
+                &expr,
+                &format!("{nl}))"),
                 Some(l),
             ));
         } else {

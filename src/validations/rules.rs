@@ -19,6 +19,7 @@ use crate::eval::convert::{
     from_node, from_node_in_fragment, scalar_value, sequence_items, to_node,
 };
 use crate::eval::error::message_text;
+use crate::eval::runtime::call_catching;
 use crate::yaml::{Annotation, Node, Pos};
 
 /// Named rules, in the order they run on a node.
@@ -689,9 +690,9 @@ impl<'v> Validation<'v> {
             };
             let result = if n == 2 {
                 let ctx = make_ctx(heap);
-                eval.eval_function(when, &[value, ctx], &[])
+                call_catching(eval, when, &[value, ctx])
             } else {
-                eval.eval_function(when, &[value], &[])
+                call_catching(eval, when, &[value])
             };
             let r =
                 result.map_err(|e| format!("Failure evaluating when=: {}", message_text(&e)))?;
@@ -739,7 +740,7 @@ impl<'v> Validation<'v> {
         } else {
             c.func.get_attr_error("check", heap)
         };
-        let result = func.and_then(|f| eval.eval_function(f, &[value], &[]));
+        let result = func.and_then(|f| call_catching(eval, f, &[value]));
         let found = match result {
             Ok(r) if r.is_none() || r.unpack_bool() == Some(true) => return,
             Ok(_) => None,
