@@ -481,7 +481,11 @@ fn template_numbers_count_every_yaml_template() {
 fn blocks_nested_too_deeply() {
     let nested = |n: usize| {
         tpl(
-            &format!("{}a: 1\n{}", "#@ if True:\n".repeat(n), "#@ end\n".repeat(n)),
+            &format!(
+                "{}a: 1\n{}",
+                "#@ if True:\n".repeat(n),
+                "#@ end\n".repeat(n)
+            ),
             &[],
         )
     };
