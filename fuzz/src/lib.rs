@@ -98,7 +98,14 @@ pub fn yaml(data: &[u8]) {
     on_run_stack(move || {
         let name: Arc<str> = Arc::from("fuzz.yml");
         for strict in [false, true] {
-            let Ok(ds) = parse(&text, &name, &ParseOptions { strict }) else {
+            let Ok(ds) = parse(
+                &text,
+                &name,
+                &ParseOptions {
+                    strict,
+                    ..ParseOptions::default()
+                },
+            ) else {
                 continue;
             };
             let mut out = String::new();
