@@ -4,5 +4,6 @@ pub mod convert;
 pub mod error;
 pub mod exec;
 pub mod fragment;
+pub(crate) mod gc;
 pub mod runtime;
 pub mod ystruct;

@@ -106,6 +106,8 @@ pub struct Runtime {
     numbers: RefCell<Vec<Option<u32>>>,
     /// The alias-expansion budget of the run's YAML files.
     pub aliases: crate::yaml::parser::AliasBudget,
+    /// Garbage collection inside loops.
+    gc: super::gc::LoopGc,
 }
 
 /// The first serial of evaluations outside of templates: template ids stay below it.
@@ -228,9 +230,19 @@ impl Runtime {
     /// Marks the end of a module's evaluation, keeping its annotation values.
     pub fn end_module(&self, id: u32, values: Option<OwnedFrozenValue>) {
         self.evaluating.borrow_mut().retain(|&e| e != id);
+        self.gc.end_module(id);
         if let Some(v) = values {
             self.frozen_values.borrow_mut().insert(id, v);
         }
+    }
+
+    /// The serial of the module being evaluated.
+    fn evaluating_serial(&self) -> anyhow::Result<u32> {
+        self.evaluating
+            .borrow()
+            .last()
+            .copied()
+            .ok_or_else(|| anyhow!("internal error: no module is being evaluated"))
     }
 
     /// The Starlark value behind an annotation argument.
@@ -1110,6 +1122,28 @@ pub fn instructions(builder: &mut GlobalsBuilder) {
 
     fn __ytt_forever() -> anyhow::Result<Forever> {
         Ok(Forever)
+    }
+
+    /// The iterable of a loop outside any function (see `eval::gc`).
+    fn __ytt_loop<'v>(
+        #[starlark(require = pos)] over: Value<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> anyhow::Result<Value<'v>> {
+        let rt = runtime(eval)?;
+        rt.gc.enter(rt.evaluating_serial()?, over);
+        Ok(over)
+    }
+
+    fn __ytt_loop_end(eval: &mut Evaluator) -> anyhow::Result<NoneType> {
+        let rt = runtime(eval)?;
+        rt.gc.leave(rt.evaluating_serial()?);
+        Ok(NoneType)
+    }
+
+    fn __ytt_gc(eval: &mut Evaluator) -> anyhow::Result<NoneType> {
+        let rt = runtime(eval)?;
+        rt.gc.point(rt.evaluating_serial()?, eval);
+        Ok(NoneType)
     }
 
     /// `str()`, with floats printed as the reference does (`%g`, six significant digits:

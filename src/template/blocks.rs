@@ -170,6 +170,8 @@ struct LogicalLine {
     edits: Vec<(usize, usize, String, bool)>,
     /// The `load` statements of the line.
     loads: Vec<LoadToks>,
+    /// The iterable of a `for` header: its start and end.
+    loop_iter: Option<(usize, usize)>,
 }
 
 /// The tokens of a `load` statement: token, start and end offsets in the joined source.
@@ -290,6 +292,8 @@ struct Block {
     first_node: Option<u32>,
     stmts: usize,
     opened_at: usize,
+    /// A loop outside any function: its body may collect garbage (see `instr::GC`).
+    collects: bool,
 }
 
 pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, BlockError> {
@@ -412,6 +416,8 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
                 first_node: None,
                 stmts: 0,
                 opened_at: i,
+                collects: innermost_def[i].is_none()
+                    && (kind[i] == LineKind::While || ll.loop_iter.is_some()),
             });
             stack.push(blocks.len() - 1);
             opens[i] = Some(blocks.len() - 1);
@@ -431,6 +437,7 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
     let mut line_display = Vec::with_capacity(lines.len() + 16);
     let display_of = |phys: usize| lines.get(phys).and_then(|l| l.display.clone());
     let mut static_errors = Vec::new();
+    let loop_open = format!("{}(", instr::LOOP);
     let mut push = |text: &str, src: Option<u32>, display: Option<Arc<str>>| {
         out.push_str(text);
         out.push('\n');
@@ -450,6 +457,10 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
                 );
             } else if b.stmts == 0 {
                 push(&format!("{ind}pass"), src, None);
+            }
+            if b.collects {
+                let outer = "    ".repeat(depth[i].saturating_sub(1));
+                push(&format!("{outer}{}()", instr::LOOP_END), src, None);
             }
             continue;
         }
@@ -502,6 +513,12 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
             .map(|(at, until, r, _)| (*at, *until, r.as_str()))
             .chain(rewrites.iter().map(|(s, e, r)| (*s, *e, r.as_str())))
             .collect();
+        // a loop that collects garbage tells the runtime what it iterates over
+        let collects = opens[i].is_some_and(|b| blocks[b].collects);
+        if let (true, Some((from, to))) = (collects, ll.loop_iter) {
+            replacements.push((from, from, loop_open.as_str()));
+            replacements.push((to, to, ")"));
+        }
         replacements.sort_by_key(|(at, _, _)| *at);
         let mut text = joined[start..end].to_owned();
         for (at, until, replacement) in replacements.iter().rev() {
@@ -516,11 +533,13 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
                 .trim_end_matches(':')
                 .to_owned();
             let d = display_of(ll.first);
-            push(
-                &format!("{ind}for _ in {}():", instr::FOREVER),
-                src,
-                d.clone(),
-            );
+            let forever = format!("{}()", instr::FOREVER);
+            let over = if collects {
+                format!("{}({forever})", instr::LOOP)
+            } else {
+                forever
+            };
+            push(&format!("{ind}for _ in {over}:"), src, d.clone());
             // a condition over several lines keeps each of them on its own line
             let test = format!("{ind}    if not ({cond}):");
             for (k, t) in test.split('\n').enumerate() {
@@ -537,6 +556,9 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
                     push(t, phys_src, d);
                 }
             }
+        }
+        if collects {
+            push(&format!("{ind}    {}()", instr::GC), src, None);
         }
         if let Some(b) = opens[i] {
             if blocks[b].is_def {
@@ -613,6 +635,8 @@ fn lex_logical_lines(
     // inside a `load(…)` statement
     let mut in_load = false;
     let mut nesting = Nesting::default();
+    // in a `for` header after its `in`: where the iterable starts, once it does
+    let mut for_in: Option<Option<usize>> = None;
 
     for lexeme in lexer {
         let (s, tok, e) = lexeme.map_err(|err| {
@@ -655,6 +679,7 @@ fn lex_logical_lines(
                 prev_tok = None;
                 depth = 0;
                 in_load = false;
+                for_in = None;
                 nesting.reset();
                 continue;
             }
@@ -691,6 +716,7 @@ fn lex_logical_lines(
                 ends_with_colon: false,
                 edits: Vec::new(),
                 loads: Vec::new(),
+                loop_iter: None,
             });
         }
         let Some(c) = cur.as_mut() else { continue };
@@ -717,6 +743,9 @@ fn lex_logical_lines(
             if let Some(l) = c.loads.last_mut() {
                 l.toks.push((tok.clone(), s, e));
             }
+        }
+        if let Some(start @ None) = &mut for_in {
+            *start = Some(s);
         }
         match tok {
             Token::OpeningRound | Token::OpeningSquare | Token::OpeningCurly => depth += 1,
@@ -746,7 +775,17 @@ fn lex_logical_lines(
             Token::Def => param_depth = Some(depth),
             Token::Lambda => lambda_depth = Some(depth),
             Token::Colon if lambda_depth == Some(depth) => lambda_depth = None,
-            Token::Colon if depth == 0 => c.has_colon = true,
+            Token::Colon if depth == 0 => {
+                c.has_colon = true;
+                if let Some(Some(start)) = for_in.take() {
+                    c.loop_iter = Some((start, s));
+                }
+            }
+            Token::In
+                if depth == 0 && matches!(c.first_tok, Token::For) && c.loop_iter.is_none() =>
+            {
+                for_in = Some(None);
+            }
             Token::Return => pending_return = Some(e),
             // `load("@ytt:assert", "assert")` binds the renamed name
             Token::String(ref name)
@@ -871,11 +910,47 @@ mod tests {
         let out = indent("while (x <\n  3):\n  x += 1\nend\ny = 1\n");
         assert_eq!(
             out.code,
-            "for _ in __ytt_forever():\n    if not ((x <\n3)):\n        break\n    x += 1\ny = 1"
+            "for _ in __ytt_loop(__ytt_forever()):\n    if not ((x <\n3)):\n        break\n    \
+             __ytt_gc()\n    x += 1\n__ytt_loop_end()\ny = 1"
         );
         assert_eq!(
             out.line_map,
-            vec![Some(1), Some(1), Some(2), Some(1), Some(3), Some(5), None]
+            vec![
+                Some(1),
+                Some(1),
+                Some(2),
+                Some(1),
+                Some(1),
+                Some(3),
+                Some(4),
+                Some(5),
+                None
+            ]
+        );
+    }
+
+    #[test]
+    fn loops_outside_functions_get_collection_points() {
+        let out = indent(
+            "for k, v in sorted({\"a\": 1}.items(), key=lambda x: x[0]):\n  for i in [j for j in range(3)]:\n    y = i\n  end\nend\n",
+        );
+        assert_eq!(
+            out.code,
+            "for k, v in __ytt_loop(sorted({\"a\": 1}.items(), key=lambda x: x[0])):\n    \
+             __ytt_gc()\n    for i in __ytt_loop([j for j in range(3)]):\n        \
+             __ytt_gc()\n        y = i\n    __ytt_loop_end()\n__ytt_loop_end()"
+        );
+        // in a function: no collection (its caller's values are not visible)
+        let out = indent("def f():\n  for i in l:\n    y = i\n  end\nend\n");
+        assert_eq!(
+            out.code,
+            "def f():\n    __ytt_no_inline = None\n    for i in l:\n        y = i"
+        );
+        // an empty body stays a body
+        let out = indent("for i in l:\nend\n");
+        assert_eq!(
+            out.code,
+            "for i in __ytt_loop(l):\n    __ytt_gc()\n    pass\n__ytt_loop_end()"
         );
     }
 
@@ -894,7 +969,8 @@ mod tests {
             out.code,
             "if c:\n    x = __ytt_load(\"a.star\", \"x\")\n\
              elif d:\n    x, y = __ytt_load('b.star', \"x\", \"z\")\n\
-             else:\n    for i in l:\n        _asrt_ = __ytt_load(\"c.star\", \"assert\")"
+             else:\n    for i in __ytt_loop(l):\n        __ytt_gc()\n        \
+             _asrt_ = __ytt_load(\"c.star\", \"assert\")\n    __ytt_loop_end()"
         );
         assert!(out.static_errors.is_empty());
     }
