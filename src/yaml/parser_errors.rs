@@ -26,24 +26,39 @@ impl From<YamlError> for Failure {
 
 /// go-yaml's reader rejects control characters anywhere in the input.
 pub(super) fn check_characters(src: &str) -> Result<(), YamlError> {
+    const BLOCK: usize = 32;
     let b = src.as_bytes();
     let mut i = 0;
     while i < b.len() {
-        let c = b[i];
-        let bad = match c {
-            0x09 | 0x0A | 0x0D | 0x20..=0x7E => false,
-            0x7F => true,
-            0x00..=0x1F => true,
-            // U+0080..U+009F except U+0085
-            0xC2 => matches!(b.get(i + 1), Some(&n) if (0x80..=0x9F).contains(&n) && n != 0x85),
-            // U+FFFE, U+FFFF
-            0xEF => b.get(i + 1) == Some(&0xBF) && matches!(b.get(i + 2), Some(0xBE | 0xBF)),
-            _ => false,
-        };
-        if bad {
-            return Err(YamlError::at(None, "control characters are not allowed"));
+        // a block of printable ASCII, line breaks and tabs is skipped whole (the test
+        // vectorizes: 1 instead of 10 instructions a byte)
+        if let Some(block) = b.get(i..i + BLOCK) {
+            let odd = block.iter().fold(false, |acc, &c| {
+                acc | (c.wrapping_sub(0x20) >= 0x5F && c != b'\n' && c != b'\t' && c != b'\r')
+            });
+            if !odd {
+                i += BLOCK;
+                continue;
+            }
         }
-        i += 1;
+        for i in i..(i + BLOCK).min(b.len()) {
+            let bad = match b[i] {
+                0x09 | 0x0A | 0x0D | 0x20..=0x7E => false,
+                0x7F => true,
+                0x00..=0x1F => true,
+                // U+0080..U+009F except U+0085
+                0xC2 => {
+                    matches!(b.get(i + 1), Some(&n) if (0x80..=0x9F).contains(&n) && n != 0x85)
+                }
+                // U+FFFE, U+FFFF
+                0xEF => b.get(i + 1) == Some(&0xBF) && matches!(b.get(i + 2), Some(0xBE | 0xBF)),
+                _ => false,
+            };
+            if bad {
+                return Err(YamlError::at(None, "control characters are not allowed"));
+            }
+        }
+        i += BLOCK;
     }
     Ok(())
 }

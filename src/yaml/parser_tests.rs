@@ -462,6 +462,26 @@ fn duplicate_keys() {
 }
 
 #[test]
+fn control_characters_are_found_at_every_offset() {
+    // the check skips clean blocks of 32 bytes: a bad character anywhere in or across
+    // them is still found, and allowed non-ASCII characters (U+0085, é) are not flagged
+    let clean = format!("a: {}\n", "x".repeat(90));
+    assert!(check_characters(&clean).is_ok());
+    for at in 0..clean.len() - 1 {
+        for bad in ["\u{1}", "\u{7f}", "\u{80}", "\u{9f}", "\u{fffe}"] {
+            let mut text = clean.clone();
+            text.insert_str(at, bad);
+            assert!(check_characters(&text).is_err(), "{bad:?} at {at}");
+        }
+        for good in ["\u{85}", "é", "\t", "\r"] {
+            let mut text = clean.clone();
+            text.insert_str(at, good);
+            assert!(check_characters(&text).is_ok(), "{good:?} at {at}");
+        }
+    }
+}
+
+#[test]
 fn errors() {
     let cases: &[(&str, &str, Option<u32>)] = &[
         (
