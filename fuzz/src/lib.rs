@@ -182,6 +182,12 @@ pub fn run(data: &[u8]) {
         }
         let _ = std::fs::write(p, content);
     }
+    const INTERNAL: &[u8] = b"internal error";
+    // a report quoting an input line that says "internal error" is not a finding
+    let quoted = input
+        .files
+        .iter()
+        .any(|(_, content)| content.windows(INTERNAL.len()).any(|w| w == INTERNAL));
     let args = input.args;
     let result = on_run_stack(move || ytt::cmd::run(args).map_err(|e| format!("{e:#}")));
     if let Err(report) = result {
@@ -189,7 +195,7 @@ pub fn run(data: &[u8]) {
             eprintln!("ytt: Error: {report}");
         }
         assert!(
-            !report.contains("internal error"),
+            quoted || !report.contains("internal error"),
             "internal error in the report:\n{report}"
         );
     }

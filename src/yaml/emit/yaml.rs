@@ -3,6 +3,7 @@
 //! indention flags) so block scalars, `? ` complex keys and nested sequences come out
 //! byte-identical.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use super::float::write_float_yaml;
@@ -214,41 +215,23 @@ impl Emitter<'_> {
     }
 
     fn emit_string(&mut self, s: &str) {
-        if crate::bytestr::may_carry(s) {
-            match crate::bytestr::as_utf8(s) {
-                // a reserved char of the input, not a carried byte
-                Ok(std::borrow::Cow::Owned(t)) => return self.emit_utf8_string(&t),
-                Ok(std::borrow::Cow::Borrowed(_)) => {}
-                Err(bytes) => return self.emit_binary(&bytes),
-            }
+        match scalar_of(s) {
+            Scalar::Text(t) => self.emit_utf8_string(&t),
+            Scalar::Binary(text) => self.emit_binary(&text),
         }
-        self.emit_utf8_string(s)
     }
 
-    /// Bytes that are not UTF-8, as go-yaml writes them: `!!binary` and their base64,
-    /// broken into lines of 70 characters (then as a literal block) when longer.
-    fn emit_binary(&mut self, bytes: &[u8]) {
-        use base64::Engine as _;
-        const LINE: usize = 70;
-        let enc = base64::engine::general_purpose::STANDARD.encode(bytes);
-        let text = if enc.len() < LINE {
-            enc
-        } else {
-            let mut t = String::with_capacity(enc.len() + enc.len() / LINE + 1);
-            for chunk in enc.as_bytes().chunks(LINE) {
-                t.push_str(std::str::from_utf8(chunk).unwrap_or(""));
-                t.push('\n');
-            }
-            t
-        };
+    /// Bytes that are not UTF-8, as go-yaml writes them: `!!binary` and their base64
+    /// (`text`, see [`scalar_of`]), a literal block when it is broken into lines.
+    fn emit_binary(&mut self, text: &str) {
         // base64 is always fit for a plain scalar: go-yaml writes it plain (or literal)
-        self.write_indicator("!!binary", true, false, false);
+        self.write_indicator(BINARY_TAG, true, false, false);
         let saved = self.increase_indent(true, false);
         if text.ends_with('\n') {
-            self.write_literal(&text);
+            self.write_literal(text);
         } else {
             self.put(' ');
-            self.put_str(&text);
+            self.put_str(text);
             self.whitespace = false;
             self.indention = false;
         }
@@ -569,9 +552,54 @@ fn char_count(s: &str) -> usize {
     s.as_bytes().iter().filter(|&&b| (b & 0xC0) != 0x80).count()
 }
 
+/// What go-yaml hands the emitter for a string: its text, or for bytes that are not UTF-8
+/// the base64 text of a `!!binary` scalar, broken into lines of 70 characters (each
+/// ending in a line break) when it is longer.
+enum Scalar<'a> {
+    Text(Cow<'a, str>),
+    Binary(String),
+}
+
+const BINARY_TAG: &str = "!!binary";
+
+fn scalar_of(s: &str) -> Scalar<'_> {
+    if crate::bytestr::may_carry(s) {
+        match crate::bytestr::as_utf8(s) {
+            // a reserved char of the input, not a carried byte
+            Ok(Cow::Owned(t)) => return Scalar::Text(Cow::Owned(t)),
+            Ok(Cow::Borrowed(_)) => {}
+            Err(bytes) => {
+                use base64::Engine as _;
+                const LINE: usize = 70;
+                let enc = base64::engine::general_purpose::STANDARD.encode(bytes);
+                if enc.len() < LINE {
+                    return Scalar::Binary(enc);
+                }
+                let mut t = String::with_capacity(enc.len() + enc.len() / LINE + 1);
+                for chunk in enc.as_bytes().chunks(LINE) {
+                    t.push_str(std::str::from_utf8(chunk).unwrap_or(""));
+                    t.push('\n');
+                }
+                return Scalar::Binary(t);
+            }
+        }
+    }
+    Scalar::Text(Cow::Borrowed(s))
+}
+
+/// libyaml's check for an implicit key: at most 128 bytes (its tag included) on one line.
 fn is_simple_key(key: &Node) -> bool {
     match key {
-        Node::Str(s) => s.len() <= MAX_SIMPLE_KEY_LEN && !s.chars().any(is_break_char),
+        // ASCII carries no bytes (see `crate::bytestr`): the common case, checked first
+        Node::Str(s) if s.is_ascii() => {
+            s.len() <= MAX_SIMPLE_KEY_LEN && !s.bytes().any(|b| b == b'\n' || b == b'\r')
+        }
+        Node::Str(s) => match scalar_of(s) {
+            Scalar::Text(t) => t.len() <= MAX_SIMPLE_KEY_LEN && !t.chars().any(is_break_char),
+            Scalar::Binary(b) => {
+                BINARY_TAG.len() + b.len() <= MAX_SIMPLE_KEY_LEN && !b.contains('\n')
+            }
+        },
         Node::Map(m) => m.items.is_empty(),
         Node::Array(a) => a.items.is_empty(),
         _ => true,

@@ -700,6 +700,22 @@ fn strings_that_are_not_utf8() {
         yaml_of(map(vec![(carried(b"\xfe"), s("x"))])),
         "!!binary /g==: x\n"
     );
+    // a key of 70 base64 characters or more is a block: libyaml's explicit key (`? `),
+    // at the top level and nested; one under that stays an implicit key
+    let key_of = |n: usize| carried(&vec![0x80; n]);
+    assert_eq!(
+        yaml_of(map(vec![(key_of(51), s("x"))])),
+        format!("!!binary {}: x\n", "gICA".repeat(17))
+    );
+    let yaml = yaml_of(map(vec![(key_of(52), s("x"))]));
+    assert!(yaml.starts_with("? !!binary |\n  gICA"), "{yaml}");
+    assert!(yaml.ends_with("\n: x\n"), "{yaml}");
+    let nested = yaml_of(map(vec![(s("m"), map(vec![(key_of(52), s("x"))]))]));
+    assert!(
+        nested.starts_with("m:\n  ? !!binary |\n    gICA"),
+        "{nested}"
+    );
+    assert!(nested.ends_with("\n  : x\n"), "{nested}");
     // a reserved char of the input
     let reserved = s(&crate::bytestr::decode("x\u{10FF80}".as_bytes()));
     assert_eq!(json_of(v(reserved.clone())), "{\"v\":\"x\u{10FF80}\"}");
