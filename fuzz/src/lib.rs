@@ -183,11 +183,14 @@ pub fn run(data: &[u8]) {
         let _ = std::fs::write(p, content);
     }
     const INTERNAL: &[u8] = b"internal error";
-    // a report quoting an input line that says "internal error" is not a finding
+    // a report quoting input (a line, a file name, an argument) that says "internal
+    // error" is not a finding
+    let says = |b: &[u8]| b.windows(INTERNAL.len()).any(|w| w == INTERNAL);
     let quoted = input
         .files
         .iter()
-        .any(|(_, content)| content.windows(INTERNAL.len()).any(|w| w == INTERNAL));
+        .any(|(path, content)| says(content) || says(path.as_os_str().as_encoded_bytes()))
+        || input.args.iter().any(|a| says(a.as_encoded_bytes()));
     let args = input.args;
     let result = on_run_stack(move || ytt::cmd::run(args).map_err(|e| format!("{e:#}")));
     if let Err(report) = result {
