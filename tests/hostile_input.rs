@@ -173,6 +173,66 @@ fn deeply_nested_code_is_an_error_naming_the_line() {
     assert!(out.err().contains("nested too deeply"), "{}", out.stderr);
 }
 
+/// Rule: recursion that never ends is a clear error (`Starlark call stack overflow`,
+/// naming the lines of the calls), whatever the function does when the stack runs out:
+/// emitting YAML nodes, annotating them (the evaluator's error used to be reported as an
+/// internal error: fuzz finding, run target), in a text template, in a Starlark module,
+/// in a data-values file, or from an overlay's matcher.
+#[test]
+fn runaway_recursion_is_a_clear_error() {
+    const OVERFLOW: &str = "Starlark call stack overflow";
+    let cases: [(&str, &str, &[&str]); 7] = [
+        (
+            "t.yml",
+            "#@ def f():\nteam: core\nlabels: #@ f()\n#@ end\nx: #@ f()\n",
+            &["-f", "t.yml"],
+        ),
+        (
+            "t.yml",
+            "#@ def f():\n#@overlay/match missing_ok=True\nteam: core\nlabels: #@ f()\n#@ end\nx: #@ f()\n",
+            &["-f", "t.yml"],
+        ),
+        (
+            "t.yml",
+            "#@ def f():\na: 1\n#@yaml/text-templated-strings\nb: (@= str(f()) @)\n#@ end\nx: #@ f()\n",
+            &["-f", "t.yml"],
+        ),
+        (
+            "t.txt",
+            "(@ def f(): @)a(@= f() @)(@ end @)\n(@= f() @)\n",
+            &["-f", "t.txt"],
+        ),
+        (
+            "t.yml",
+            "#@ load(\"m.star\", \"f\")\nx: #@ f(1)\n",
+            &["-f", "t.yml", "-f", "m.star"],
+        ),
+        (
+            "v.yml",
+            "#@ def f(n):\n#@   return f(n + 1)\n#@ end\n#@data/values\n---\nx: #@ f(0)\n",
+            &["-f", "v.yml", "--data-values-inspect"],
+        ),
+        (
+            "o.yml",
+            "#@ load(\"@ytt:overlay\", \"overlay\")\n#@ def f(): return f()\n#@overlay/match by=lambda i, l, r: f()\n---\nx: 2\n",
+            &["-f", "t.yml", "-f", "o.yml"],
+        ),
+    ];
+    for (name, content, args) in cases {
+        let out = Ytt::new()
+            .file("t.yml", "x: 1\n")
+            .file("m.star", "def f(n):\n  return f(n + 1) + 1\nend\n")
+            .file(name, content)
+            .run(args);
+        let err = out.err();
+        assert!(
+            err.contains(OVERFLOW) && !err.contains("internal error"),
+            "{content}: {}",
+            &err[..err.len().min(600)]
+        );
+    }
+}
+
 #[test]
 fn alias_expansion_is_bounded_per_run_not_per_file() {
     // each file expands to about a million nodes: under the budget alone, not together

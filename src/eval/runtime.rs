@@ -300,7 +300,7 @@ impl Runtime {
         name: &str,
         args: &[Value<'v>],
         kwargs: &[(String, Value<'v>)],
-    ) -> anyhow::Result<()> {
+    ) -> starlark::Result<()> {
         let t = self.tpl(template)?;
         // the annotation's own comment line (the instruction's call site), else the node's
         let line = eval
@@ -321,10 +321,11 @@ impl Runtime {
         let append = list
             .get_attr_error("append", eval.heap())
             .map_err(|e| anyhow!("internal error: {e}"))?;
-        let mut push = |v: Value<'v>| -> anyhow::Result<ValueRef> {
+        // the evaluator's own errors pass through: at the call stack's limit, this call
+        // is where a recursive template overflows
+        let mut push = |v: Value<'v>| -> starlark::Result<ValueRef> {
             let index = ListRef::from_value(list).map_or(0, |l| l.len()) as u32;
-            eval.eval_function(append, &[v], &[])
-                .map_err(|e| anyhow!("internal error: {e}"))?;
+            eval.eval_function(append, &[v], &[])?;
             Ok(ValueRef { serial, index })
         };
         let mut arg_refs = Vec::with_capacity(args.len());
@@ -1075,13 +1076,13 @@ pub fn instructions(builder: &mut GlobalsBuilder) {
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
         #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<String, Value<'v>>,
         eval: &mut Evaluator<'v, '_, '_>,
-    ) -> anyhow::Result<NoneType> {
+    ) -> starlark::Result<NoneType> {
         let (Some(t), Some(tag), Some(name)) = (
             args.items.first().and_then(|v| v.unpack_i32()),
             args.items.get(1).and_then(|v| v.unpack_i32()),
             args.items.get(2).and_then(|v| v.unpack_str()),
         ) else {
-            bail!("internal error: bad annotation instruction");
+            return Err(anyhow!("internal error: bad annotation instruction").into());
         };
         let kwargs: Vec<(String, Value<'v>)> = kwargs.into_iter().collect();
         runtime(eval)?.annotate(
