@@ -162,3 +162,54 @@ in_def: #@ count()
     y.run(&["-f", "t.txt", "--output-files", "out"]).ok();
     assert_eq!(y.read("out/t.txt"), "t0 t1 t2 \n");
 }
+
+/// Regression (a segmentation fault on some machines): a collection moves every value of
+/// the module's heap, and a running loop holds its iterable where the collector cannot
+/// see it. A loop over a `range`, a `while` loop (nested, left by `break`), a loop over
+/// data values and one over a tuple, each collecting: the iterables must not move.
+/// (`valgrind target/release/ytt -f …` on this template reports no invalid read.)
+#[test]
+fn loop_iterables_survive_collections() {
+    let out = render(
+        &[
+            (
+                "t.yml",
+                r#"#@ load("@ytt:data", "data")
+#@ kept = []
+#@ for i in range(6):
+#@   big = "x" * 3000000
+#@   kept.append(big[i:i+2])
+#@   for j in range(2):
+#@     kept.append(str(j) * 1000000)
+#@   end
+#@ end
+#@ n = 0
+#@ while n < 4:
+#@   big = "y" * 3000000
+#@   n += 1
+#@   if n == 3:
+#@     break
+#@   end
+#@ end
+#@ for v in data.values.xs:
+#@   big = "z" * 3000000
+#@   kept.append(v)
+#@ end
+#@ for t in (1, 2, 3):
+#@   big = "t" * 3000000
+#@   kept.append(t)
+#@ end
+count: #@ len(kept)
+runs: #@ n
+tail: #@ kept[-6:]
+"#,
+            ),
+            ("values.yml", "#@data/values\n---\nxs: [1, 2, 3]\n"),
+        ],
+        &["-f", "t.yml", "-f", "values.yml"],
+    );
+    assert_eq!(
+        out,
+        "count: 24\nruns: 3\ntail:\n- 1\n- 2\n- 3\n- 1\n- 2\n- 3\n"
+    );
+}

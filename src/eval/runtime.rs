@@ -921,28 +921,6 @@ impl Default for ReplaceMarker {
     }
 }
 
-/// Infinite iterator behind `while` loops.
-#[derive(Debug, ProvidesStaticType, NoSerialize, StarlarkPagable, Allocative)]
-pub struct Forever;
-starlark_simple_value!(Forever);
-
-impl fmt::Display for Forever {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("forever")
-    }
-}
-
-#[starlark_value(type = "forever")]
-impl<'v> StarlarkValue<'v> for Forever {
-    unsafe fn iterate(&self, me: Value<'v>, _heap: Heap<'v>) -> starlark::Result<Value<'v>> {
-        Ok(me)
-    }
-    unsafe fn iter_next(&self, _index: usize, _heap: Heap<'v>) -> Option<Value<'v>> {
-        Some(Value::new_none())
-    }
-    unsafe fn iter_stop(&self) {}
-}
-
 /// Errors of node instructions carry the instruction's name, as the reference's do.
 fn instruction_error(
     rt: &Runtime,
@@ -1121,17 +1099,18 @@ pub fn instructions(builder: &mut GlobalsBuilder) {
         )
     }
 
-    fn __ytt_forever() -> anyhow::Result<Forever> {
-        Ok(Forever)
+    fn __ytt_forever<'v>(eval: &mut Evaluator<'v, '_, '_>) -> anyhow::Result<Value<'v>> {
+        Ok(super::gc::forever(eval))
     }
 
     /// The iterable of a loop outside any function (see `eval::gc`).
     fn __ytt_loop<'v>(
         #[starlark(require = pos)] over: Value<'v>,
         eval: &mut Evaluator<'v, '_, '_>,
-    ) -> anyhow::Result<Value<'v>> {
+    ) -> starlark::Result<Value<'v>> {
+        let (over, fixed) = super::gc::loop_iterable(over, eval)?;
         let rt = runtime(eval)?;
-        rt.gc.enter(rt.evaluating_serial()?, over);
+        rt.gc.enter(rt.evaluating_serial()?, fixed);
         Ok(over)
     }
 
