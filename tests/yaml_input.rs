@@ -422,3 +422,52 @@ fn many_quoted_scalars_continued_at_the_key_column() {
     assert!(json.contains(r#""b":"'not a scalar\n""#), "{json}");
     assert!(json.contains(r#""c":["x","y"]"#), "{json}");
 }
+
+// ---------------------------------------------------------------------------------------
+// NEL, LS and PS
+// ---------------------------------------------------------------------------------------
+
+/// Rule: what ytt writes, it reads back. Strings holding LS (U+2028) and PS (U+2029) are
+/// written as the reference writes them — single-quoted or as block scalars with the
+/// character ending a line — and the reader takes them, like libyaml, as line breaks
+/// kept in the content (fuzz finding, yaml target: `"z\n\LYY"` came back unreadable).
+/// Shapes: a data value, a template's own scalar, an array item, a map key, a library's
+/// data value, and the text read again through `--data-values-file`.
+#[test]
+fn strings_with_unicode_line_breaks_read_back_as_written() {
+    let values = "#@data/values\n---\n\
+                  a: \"z\\n\\LYY\"\n\
+                  b: \"\\Lx\"\n\
+                  c: \"a\\Pb\\n\"\n\
+                  d: \"\\N \\L\"\n\
+                  e: [\"x\\L\", \"\\P\"]\n";
+    let y = Ytt::new()
+        .file("values.yml", values)
+        .file(
+            "t.yml",
+            "#@ load(\"@ytt:data\", \"data\")\n\
+             #@ load(\"@ytt:library\", \"library\")\n\
+             v: #@ data.values\n\
+             own: \"1\\L  2\"\n\
+             \"key\\Lwith\": 1\n\
+             lib: #@ library.get(\"lib\").data_values()\n",
+        )
+        .file("_ytt_lib/lib/values.yml", values)
+        .file("_ytt_lib/lib/t.yml", "x: 1\n");
+    let files = ["-f", "."];
+    let yaml = y.run(&files).ok().to_owned();
+    let json = y.run(&[&files[..], &["-o", "json"]].concat());
+    assert!(
+        yaml.contains("b: '\u{2028}    x'") && yaml.contains("\n    z\n\u{2028}    YY\n"),
+        "{yaml}"
+    );
+    let back = Ytt::new().file("out.yml", &yaml);
+    assert_eq!(back.run(&["-f", "out.yml", "-o", "json"]).ok(), json.ok());
+    // as a data values file
+    let back = back.file(
+        "t.yml",
+        "#@ load(\"@ytt:data\", \"data\")\n--- #@ data.values\n",
+    );
+    let again = back.run(&["-f", "t.yml", "--data-values-file", "out.yml"]);
+    assert_eq!(again.ok(), yaml);
+}

@@ -113,6 +113,17 @@ impl Line<'_> {
     }
 }
 
+/// Whether a line holds U+FEFF (a byte order mark) or a line break that is not ASCII:
+/// U+0085, U+2028, U+2029 (the reference reads them as line breaks).
+fn has_bom_or_unicode_break(line: &[u8]) -> bool {
+    line.windows(2).enumerate().any(|(i, w)| match w {
+        [0xC2, 0x85] => true,
+        [0xE2, 0x80] => matches!(line.get(i + 2), Some(0xA8 | 0xA9)),
+        [0xEF, 0xBB] => line.get(i + 2) == Some(&0xBF),
+        _ => false,
+    })
+}
+
 fn count_chars(b: &[u8]) -> usize {
     // every byte but UTF-8 continuation bytes starts a char
     b.iter().filter(|&&c| (c as i8) >= -0x40).count()
@@ -195,13 +206,13 @@ impl<'a> BlockScanner<'a> {
                 any |= b;
                 ctl |= b < 0x20;
             }
-            // tabs, `\r` and other controls are left to saphyr, and so is a byte order
-            // mark (U+FEFF)
+            // tabs, `\r` and other controls are left to saphyr, and so are a byte order
+            // mark (U+FEFF) and the line breaks beyond ASCII (NEL, LS, PS)
             if ctl {
                 return Err(Unsupported);
             }
             let ascii = any < 0x80;
-            if !ascii && lb.windows(3).any(|w| w == [0xEF, 0xBB, 0xBF]) {
+            if !ascii && has_bom_or_unicode_break(lb) {
                 return Err(Unsupported);
             }
             let line = Line {

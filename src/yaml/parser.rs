@@ -300,9 +300,11 @@ impl<'s> LineScanner<'s> {
                 b'#' if self.prev_ws => {
                     self.after_plain = false;
                     let start = self.pos + 1;
+                    // a comment ends at a line break, NEL, LS and PS included (as saphyr's)
                     let end = b[start..]
                         .iter()
-                        .position(|&x| x == b'\n')
+                        .enumerate()
+                        .position(|(i, &x)| x == b'\n' || unicode_break_at(&b[start + i..]))
                         .map_or(b.len(), |p| start + p);
                     let text = self.src[start..end]
                         .strip_suffix('\r')
@@ -332,6 +334,13 @@ impl<'s> LineScanner<'s> {
                     self.content = true;
                     self.prev_ws = false;
                     self.pos += 1;
+                    self.cpos += 1;
+                }
+                _ if c >= 0x80 && unicode_break_at(&b[self.pos..]) => {
+                    // a line break for the YAML structure, not for line numbers
+                    self.content = false;
+                    self.prev_ws = true;
+                    self.pos += utf8_len(c);
                     self.cpos += 1;
                 }
                 _ => {
@@ -499,6 +508,12 @@ impl<'s> LineScanner<'s> {
             _ => value_line,
         }
     }
+}
+
+/// Whether the bytes start with NEL (U+0085), LS (U+2028) or PS (U+2029), which the
+/// reference reads as line breaks (YAML 1.1).
+fn unicode_break_at(b: &[u8]) -> bool {
+    matches!(b, [0xC2, 0x85, ..] | [0xE2, 0x80, 0xA8 | 0xA9, ..])
 }
 
 fn utf8_len(lead: u8) -> usize {

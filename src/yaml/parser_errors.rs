@@ -1,14 +1,16 @@
 //! go-yaml's wording and line numbers for saphyr's errors, and the patches for what
 //! go-yaml accepts but saphyr rejects (included from parser.rs as `mod errors`).
 //!
-//! saphyr follows YAML 1.2 more strictly than go-yaml (a port of libyaml) in a few spots;
-//! where go-yaml accepts the text, the offending spot is patched so that values and line
-//! numbers stay the same, and the text is parsed again ([`Failure::Retry`]); where both
-//! reject it, the error is given go-yaml's message and line.
+//! saphyr follows YAML 1.2 more strictly than go-yaml (a port of libyaml) in a few spots.
+//! Where the difference is a scanner rule, the vendored saphyr carries the change
+//! (`vendor/saphyr-parser/PATCHES.md`). Where go-yaml accepts a text for other reasons,
+//! the offending spot is patched so that values and line numbers stay the same, and the
+//! text is parsed again ([`Failure::Retry`]); where both reject it, the error is given
+//! go-yaml's message and line.
 
 use saphyr_parser::{Marker, ScanError};
 
-use super::{utf8_len, YamlError};
+use super::YamlError;
 
 pub(super) enum Failure {
     Yaml(YamlError),
@@ -110,30 +112,6 @@ pub(super) fn map_scan_error(e: &ScanError, text: &str, place: Place, cursor: us
             Failure::Yaml(err)
         };
     }
-    if info == "invalid indentation in quoted scalar" {
-        let err = YamlError::at(Some(line), "did not find expected key");
-        // every such scalar of the file at once (generated CRDs hold hundreds; one parse
-        // each would be quadratic), then this one if the scan missed it
-        return match pad_all_quoted(text).or_else(|| pad_quoted(text, m)) {
-            Some(t) => Failure::Retry(t, err),
-            None => Failure::Yaml(err),
-        };
-    }
-    // Inside a flow collection go-yaml (like libyaml) checks no indentation at all, so
-    // `args: [` … `]` with the closing bracket (or any line) in the key's column is
-    // accepted; saphyr wants flow lines indented past the enclosing block (YAML 1.2
-    // §8.2.3) and stops at the first line that is not: "invalid indentation" at a token
-    // that opens its line (a `]` or `}`, or a quoted scalar or collection), "… in flow
-    // construct" at a plain scalar. That line is indented and the text parsed again: in
-    // flow context a line's leading blanks are insignificant (they separate tokens or
-    // are folded away), so values and line numbers do not change.
-    if info == "invalid indentation" || info == "invalid indentation in flow construct" {
-        let err = YamlError::at(Some(line), "did not find expected ',' or ']'");
-        return match pad_line(text, m) {
-            Some(t) => Failure::Retry(t, err),
-            None => Failure::Yaml(err),
-        };
-    }
     if info == "while scanning a plain scalar, found a tab" {
         // saphyr points at the scalar, go-yaml at the tab that follows it
         let l = leading_tab_line(text, m).unwrap_or(line);
@@ -193,220 +171,6 @@ pub(super) fn map_scan_error(e: &ScanError, text: &str, place: Place, cursor: us
         _ => info,
     };
     scanner(msg)
-}
-
-/// Indents the continuation lines of every multi-line quoted scalar of `text` past its
-/// opening quote, as [`pad_quoted`] does for one (`None` when none needed it).
-///
-/// A light scan of block YAML: comments and block scalar bodies are skipped, and a quote
-/// opens a scalar only where a value starts — first on its line after an indicator
-/// (`- `, `: `, `? `, `[`, `{`, `,`), or first on a line that follows one ending in an
-/// indicator. It runs only on text saphyr rejected for such a line, and its result is
-/// parsed again, so a scalar it misses is still padded by the retry that follows.
-pub(super) fn pad_all_quoted(text: &str) -> Option<String> {
-    let b = text.as_bytes();
-    let mut out = String::with_capacity(text.len() + 256);
-    let mut changed = false;
-    // the last non-blank byte outside comments, and the indentation of a block scalar
-    // header's line while its body is skipped
-    let mut last: u8 = b'\n';
-    let mut flow_depth = 0usize;
-    let mut block_body_of: Option<usize> = None;
-    let mut i = 0;
-    while i < b.len() {
-        // at a line start
-        let line_start = i;
-        let ws = b[i..].iter().take_while(|&&c| c == b' ').count();
-        let line_end = b[i..]
-            .iter()
-            .position(|&c| c == b'\n')
-            .map_or(b.len(), |p| i + p);
-        let blank = b[i + ws..line_end].iter().all(|c| c.is_ascii_whitespace());
-        if let Some(header_indent) = block_body_of {
-            if blank || ws > header_indent {
-                out.push_str(&text[line_start..(line_end + 1).min(b.len())]);
-                i = line_end + 1;
-                continue;
-            }
-            block_body_of = None;
-        }
-        let mut j = i + ws;
-        out.push_str(&text[line_start..j]);
-        while j < line_end {
-            let c = b[j];
-            let starts_value = match last {
-                b'\n' => true,
-                b'-' | b':' | b'?' => j > 0 && (b[j - 1] == b' ' || b[j - 1] == b'\t'),
-                b'[' | b'{' => true,
-                b',' => flow_depth > 0,
-                _ => false,
-            };
-            if c == b'#' && (j == i + ws || b[j - 1] == b' ' || b[j - 1] == b'\t') {
-                out.push_str(&text[j..line_end]);
-                j = line_end;
-                break;
-            }
-            if (c == b'"' || c == b'\'') && starts_value {
-                let col = text[line_start..j].chars().count();
-                let (end, padded) = quoted_end(text, j, col + 1)?;
-                changed |= padded.len() != end - j;
-                out.push_str(&padded);
-                last = c;
-                j = end;
-                // the scalar may have ended on a later line
-                continue;
-            }
-            if (c == b'|' || c == b'>') && starts_value {
-                let rest = text[j + 1..line_end]
-                    .trim_start_matches(|x: char| x.is_ascii_digit() || x == '-' || x == '+');
-                if rest.trim().is_empty() || rest.trim_start().starts_with('#') {
-                    block_body_of = Some(ws);
-                }
-            }
-            match c {
-                b'[' | b'{' => flow_depth += 1,
-                b']' | b'}' => flow_depth = flow_depth.saturating_sub(1),
-                _ => {}
-            }
-            if c != b' ' && c != b'\t' && c != b'\r' {
-                last = c;
-            }
-            let l = utf8_len(c);
-            out.push_str(text.get(j..j + l)?);
-            j += l;
-        }
-        // `j` may have moved past `line_end` (a scalar spanning lines): go on from there
-        let next = b[j..]
-            .iter()
-            .position(|&c| c == b'\n')
-            .map_or(b.len(), |p| j + p);
-        out.push_str(&text[j..next]);
-        if next < b.len() {
-            out.push('\n');
-        }
-        i = next + 1;
-    }
-    changed.then_some(out)
-}
-
-/// The end (byte after the closing quote) of the quoted scalar opening at `start`, and
-/// its text with continuation lines indented to at least `want` columns.
-fn quoted_end(text: &str, start: usize, want: usize) -> Option<(usize, String)> {
-    let b = text.as_bytes();
-    let quote = b[start];
-    let mut out = String::new();
-    out.push(quote as char);
-    let mut i = start + 1;
-    while i < b.len() {
-        let c = b[i];
-        if c == quote {
-            if quote == b'\'' && b.get(i + 1) == Some(&b'\'') {
-                out.push_str("''");
-                i += 2;
-                continue;
-            }
-            out.push(quote as char);
-            return Some((i + 1, out));
-        }
-        if c == b'\\' && quote == b'"' && i + 1 < b.len() && b[i + 1] != b'\n' {
-            out.push('\\');
-            let l = utf8_len(b[i + 1]);
-            out.push_str(text.get(i + 1..i + 1 + l)?);
-            i += 1 + l;
-            continue;
-        }
-        if c == b'\n' {
-            out.push('\n');
-            i += 1;
-            let ws = b[i..].iter().take_while(|&&x| x == b' ').count();
-            let rest_blank = b[i + ws..]
-                .first()
-                .is_none_or(|&x| x == b'\n' || x == b'\r');
-            if ws < want && !rest_blank {
-                out.extend(std::iter::repeat_n(' ', want - ws));
-            }
-            continue;
-        }
-        let l = utf8_len(c);
-        out.push_str(text.get(i..i + l)?);
-        i += l;
-    }
-    // unterminated: not a scalar this scan understands
-    None
-}
-
-/// Indent the continuation lines of the quoted scalar starting at `m` (its leading blanks
-/// are folded away, so the value does not change).
-pub(super) fn pad_quoted(text: &str, m: &Marker) -> Option<String> {
-    let start = char_to_byte(text, m.index())?;
-    let b = text.as_bytes();
-    let quote = *b.get(start)?;
-    if quote != b'"' && quote != b'\'' {
-        return None;
-    }
-    let want = m.col() + 1;
-    let mut out = String::with_capacity(text.len() + 64);
-    out.push_str(&text[..=start]);
-    let mut i = start + 1;
-    let mut changed = false;
-    while i < b.len() {
-        let c = b[i];
-        if c == quote {
-            if quote == b'\'' && b.get(i + 1) == Some(&b'\'') {
-                out.push_str("''");
-                i += 2;
-                continue;
-            }
-            break;
-        }
-        if c == b'\\' && quote == b'"' && i + 1 < b.len() && b[i + 1] != b'\n' {
-            out.push('\\');
-            i += 1;
-            continue;
-        }
-        if c == b'\n' {
-            out.push('\n');
-            i += 1;
-            let ws = b[i..].iter().take_while(|&&x| x == b' ').count();
-            let rest_blank = b[i + ws..]
-                .first()
-                .is_none_or(|&x| x == b'\n' || x == b'\r');
-            if ws < want && !rest_blank {
-                out.extend(std::iter::repeat_n(' ', want - ws));
-                changed = true;
-            }
-            continue;
-        }
-        let l = utf8_len(c);
-        out.push_str(text.get(i..i + l)?);
-        i += l;
-    }
-    if !changed {
-        return None;
-    }
-    out.push_str(text.get(i..)?);
-    Some(out)
-}
-
-/// Indent the line of `m` (inside a flow collection) one level deeper than the previous
-/// non-blank line.
-pub(super) fn pad_line(text: &str, m: &Marker) -> Option<String> {
-    let here = char_to_byte(text, m.index())?;
-    let line_start = text[..here].rfind('\n').map_or(0, |p| p + 1);
-    let prev_indent = text[..line_start.saturating_sub(1)]
-        .rsplit('\n')
-        .find(|l| !l.trim().is_empty())
-        .map_or(0, |l| l.len() - l.trim_start_matches(' ').len());
-    let cur = text[line_start..]
-        .bytes()
-        .take_while(|&x| x == b' ')
-        .count();
-    let add = (prev_indent + 1).saturating_sub(cur).max(1);
-    let mut out = String::with_capacity(text.len() + add);
-    out.push_str(&text[..line_start]);
-    out.extend(std::iter::repeat_n(' ', add));
-    out.push_str(&text[line_start..]);
-    Some(out)
 }
 
 /// go-yaml reports a missing `:` where the next token starts (after blank and comment

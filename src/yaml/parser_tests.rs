@@ -945,3 +945,63 @@ fn fast_path_builds_the_same_documents_as_saphyr() {
     ));
     assert_eq!(map(&p(src).docs[0].value).items[0].value, s("x"));
 }
+
+/// Rule (libyaml's, so the reference's): NEL (U+0085), LS (U+2028) and PS (U+2029) are
+/// line breaks. LS and PS stay in a scalar's content where a break is kept, and never
+/// fold into a space; NEL reads as `\n` (and folds like one). Line numbers count `\n`
+/// only. The reference writes such strings quoted or as block scalars whose lines end
+/// at the break (`'\u{2028}  x'`), and reads them back.
+#[test]
+fn unicode_line_breaks_as_the_reference_reads_them() {
+    let (ls, ps, nel) = ("\u{2028}", "\u{2029}", "\u{85}");
+    let value = |src: &str| map(&p(src).docs[0].value).items[0].value.clone();
+    // in scalars of every style
+    for (src, want) in [
+        (format!("k: a{ls}  b\n"), format!("a{ls}b")),
+        (format!("k: a{nel}  b\n"), "a b".to_owned()),
+        (format!("k: '{ls}  x'\n"), format!("{ls}x")),
+        (format!("k: '{ps}  x'\n"), format!("{ps}x")),
+        (format!("k: \"a{ls}x\"\n"), format!("a{ls}x")),
+        (format!("k: \"a{ls}\n  x\"\n"), format!("a{ls}\nx")),
+        (format!("k: \"a{nel}x\"\n"), "a x".to_owned()),
+        (format!("k: |-\n  z\n{ls}  YY\n"), format!("z\n{ls}YY")),
+        (format!("k: |\n  a{nel}  b\n"), "a\nb\n".to_owned()),
+        (format!("k: >\n  a{ls}  b\n  c\n"), format!("a{ls}b c\n")),
+        (format!("k: |2\n{ls}  x\n"), format!("{ls}x\n")),
+    ] {
+        assert_eq!(value(&src), s(&want), "{src:?}");
+    }
+    // in the structure: a comment ends at the break, keys and items follow it, flow
+    // collections continue after it at any column
+    for src in [
+        format!("a: 1 # c{ls}b: 2\n"),
+        format!("a: 1{ps}b: 2\n"),
+        format!("a: 1{nel}b: 2\n"),
+    ] {
+        let d = p(&src);
+        let m = map(&d.docs[0].value);
+        assert_eq!(m.items.len(), 2, "{src:?}");
+        assert_eq!(m.items[1].key, s("b"));
+        assert_eq!(m.items[1].meta.pos.line, 1, "{src:?}");
+    }
+    let d = p(&format!("- a{ls}- b\n"));
+    assert_eq!(arr(&d.docs[0].value).items.len(), 2);
+    let d = p(&format!("k: [a,{ls}b]\nj: {{x: 1,{ps}y: 2}}\n"));
+    let m = map(&d.docs[0].value);
+    assert_eq!(arr(&m.items[0].value).items.len(), 2);
+    assert_eq!(map(&m.items[1].value).items.len(), 2);
+    assert_eq!(m.items[1].meta.pos.line, 2);
+    // a comment's text ends at the break
+    let d = p(&format!("# one{ls}a: 1 # two{ps}\n"));
+    let texts: Vec<&str> = d.docs[0]
+        .meta
+        .comments
+        .iter()
+        .chain(map(&d.docs[0].value).items[0].meta.comments.iter())
+        .map(|c| c.text.as_str())
+        .collect();
+    assert!(
+        texts.iter().all(|t| !t.contains(ls) && !t.contains(ps)),
+        "{texts:?}"
+    );
+}
