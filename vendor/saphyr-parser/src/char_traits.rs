@@ -12,7 +12,11 @@ pub fn is_z(c: char) -> bool {
 #[inline]
 #[must_use]
 pub fn is_break(c: char) -> bool {
-    c == '\n' || c == '\r' || is_unicode_break(c)
+    if (c as u32) < 0x80 {
+        c == '\n' || c == '\r'
+    } else {
+        is_unicode_break(c)
+    }
 }
 
 /// Check whether the character is one of the YAML 1.1 line breaks outside of ASCII
@@ -27,7 +31,11 @@ pub fn is_unicode_break(c: char) -> bool {
 #[inline]
 #[must_use]
 pub fn is_breakz(c: char) -> bool {
-    is_break(c) || is_z(c)
+    if (c as u32) < 0x80 {
+        c == '\n' || c == '\r' || c == '\0'
+    } else {
+        is_unicode_break(c)
+    }
 }
 
 /// Check whether the character is a whitespace (` ` or `\t`).

@@ -22,8 +22,7 @@ use thiserror::Error;
 use crate::{
     char_traits::{
         as_hex, is_anchor_char, is_blank_or_breakz, is_break, is_breakz, is_flow, is_hex,
-        is_unicode_break,
-        is_tag_char, is_uri_char, is_yaml_non_break,
+        is_tag_char, is_unicode_break, is_uri_char, is_yaml_non_break,
     },
     input::{Input, SkipTabs},
 };
@@ -666,9 +665,20 @@ impl<'input, T: Input> Scanner<'input, T> {
     // does); NEL is a `\n`.
     #[inline]
     fn read_break(&mut self, s: &mut String) {
+        s.push(self.take_break());
+    }
+
+    /// Consume a line break and return what content keeps of it (ytt-rs patch): `\n`,
+    /// or LS / PS themselves.
+    #[inline]
+    fn take_break(&mut self) -> char {
         let c = self.input.peek();
         self.skip_break();
-        s.push(if matches!(c, '\u{2028}' | '\u{2029}') { c } else { '\n' });
+        if c == '\u{2028}' || c == '\u{2029}' {
+            c
+        } else {
+            '\n'
+        }
     }
 
     // Read and consume a line break (either `\r`, `\n` or `\r\n`).
@@ -2417,14 +2427,12 @@ impl<'input, T: Input> Scanner<'input, T> {
                 } else {
                     // Check if it is a first line break
                     if self.leading_whitespace {
-                        let mut breaks = core::mem::take(&mut self.buf_trailing_breaks);
-                        self.read_break(&mut breaks);
-                        self.buf_trailing_breaks = breaks;
+                        let c = self.take_break();
+                        self.buf_trailing_breaks.push(c);
                     } else {
                         self.buf_whitespaces.clear();
-                        let mut breaks = core::mem::take(&mut self.buf_leading_break);
-                        self.read_break(&mut breaks);
-                        self.buf_leading_break = breaks;
+                        let c = self.take_break();
+                        self.buf_leading_break.push(c);
                         self.leading_whitespace = true;
                     }
                 }

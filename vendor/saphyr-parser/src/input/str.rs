@@ -1,7 +1,6 @@
 use crate::{
     char_traits::{
-        is_alpha, is_blank, is_blank_or_breakz, is_break, is_breakz, is_digit, is_flow,
-        is_yaml_non_break, is_z,
+        is_alpha, is_blank, is_blank_or_breakz, is_digit, is_flow, is_yaml_non_break, is_z,
     },
     input::{Input, SkipTabs},
 };
@@ -154,7 +153,9 @@ impl Input for StrInput<'_> {
         } else {
             // Since all characters we look for are ascii, we can directly use the byte API of str.
             let bytes = self.buffer.as_bytes();
-            self.buffer.get(3..).is_some_and(|rest| is_blank_or_breakz(first_char(rest)))
+            self.buffer
+                .get(3..)
+                .is_some_and(|rest| is_blank_or_breakz(first_char(rest)))
                 && (bytes[0] == b'.' || bytes[0] == b'-')
                 && bytes[0] == bytes[1]
                 && bytes[1] == bytes[2]
@@ -168,7 +169,9 @@ impl Input for StrInput<'_> {
         } else {
             // Since all characters we look for are ascii, we can directly use the byte API of str.
             let bytes = self.buffer.as_bytes();
-            self.buffer.get(3..).is_some_and(|rest| is_blank_or_breakz(first_char(rest)))
+            self.buffer
+                .get(3..)
+                .is_some_and(|rest| is_blank_or_breakz(first_char(rest)))
                 && bytes[0] == b'-'
                 && bytes[1] == b'-'
                 && bytes[2] == b'-'
@@ -182,7 +185,9 @@ impl Input for StrInput<'_> {
         } else {
             // Since all characters we look for are ascii, we can directly use the byte API of str.
             let bytes = self.buffer.as_bytes();
-            self.buffer.get(3..).is_some_and(|rest| is_blank_or_breakz(first_char(rest)))
+            self.buffer
+                .get(3..)
+                .is_some_and(|rest| is_blank_or_breakz(first_char(rest)))
                 && bytes[0] == b'.'
                 && bytes[1] == b'.'
                 && bytes[2] == b'.'
@@ -263,13 +268,20 @@ impl Input for StrInput<'_> {
 
     #[inline]
     fn next_is_blank_or_break(&self) -> bool {
-        let c = first_char(self.buffer);
-        is_blank(c) || is_break(c)
+        match self.buffer.as_bytes().first() {
+            None => false,
+            Some(&b) if b < 0x80 => matches!(b, b' ' | b'\t' | b'\n' | b'\r'),
+            Some(_) => next_is_unicode_break(self.buffer),
+        }
     }
 
     #[inline]
     fn next_is_blank_or_breakz(&self) -> bool {
-        is_blank_or_breakz(first_char(self.buffer))
+        match self.buffer.as_bytes().first() {
+            None => true,
+            Some(&b) if b < 0x80 => matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0),
+            Some(_) => next_is_unicode_break(self.buffer),
+        }
     }
 
     #[inline]
@@ -279,12 +291,20 @@ impl Input for StrInput<'_> {
 
     #[inline]
     fn next_is_break(&self) -> bool {
-        is_break(first_char(self.buffer))
+        match self.buffer.as_bytes().first() {
+            None => false,
+            Some(&b) if b < 0x80 => b == b'\n' || b == b'\r',
+            Some(_) => next_is_unicode_break(self.buffer),
+        }
     }
 
     #[inline]
     fn next_is_breakz(&self) -> bool {
-        is_breakz(first_char(self.buffer))
+        match self.buffer.as_bytes().first() {
+            None => true,
+            Some(&b) if b < 0x80 => matches!(b, b'\n' | b'\r' | 0),
+            Some(_) => next_is_unicode_break(self.buffer),
+        }
     }
 
     #[inline]
@@ -428,6 +448,16 @@ fn first_char(s: &str) -> char {
         Some(&b) if b < 0x80 => b as char,
         Some(_) => s.chars().next().unwrap_or('\0'),
     }
+}
+
+/// Whether the string starts with NEL, LS or PS (ytt-rs patch: line breaks; the string
+/// starts with a byte that is not ASCII).
+#[inline]
+fn next_is_unicode_break(s: &str) -> bool {
+    matches!(
+        s.as_bytes(),
+        [0xC2, 0x85, ..] | [0xE2, 0x80, 0xA8 | 0xA9, ..]
+    )
 }
 
 /// Splits the first character of the given string and returns it along with the rest of the
