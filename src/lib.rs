@@ -10,6 +10,7 @@ pub mod overlay;
 pub mod schema;
 pub mod stdlib;
 pub mod template;
+pub mod typenames;
 pub mod validations;
 pub mod workspace;
 pub mod yaml;

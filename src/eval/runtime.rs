@@ -459,7 +459,7 @@ impl Runtime {
                 Some(s) => Setting::Value(Node::Str(s.to_owned())),
                 None => bail!(
                     "cannot set non-string value ({}), consider using str(...) to convert to string",
-                    go_type_name(value)
+                    crate::typenames::converted_go(value)
                 ),
             }
         } else {
@@ -693,19 +693,6 @@ fn check_replaced_keys(t: &CompiledTemplate, ctx: &Ctx, tag: u32, m: &Map) -> an
         }
     }
     Ok(())
-}
-
-/// Go type names, as the reference prints them in messages.
-fn go_type_name(v: Value) -> &'static str {
-    match v.get_type() {
-        "int" => "int64",
-        "float" => "float64",
-        "bool" => "bool",
-        "NoneType" => "<nil>",
-        "list" => "[]interface {}",
-        "dict" => "*orderedmap.Map",
-        _ => "starlark value",
-    }
 }
 
 /// Gives nodes computed in Starlark (no position) the position of the template node

@@ -2,6 +2,7 @@
 //! subset comparison behind `overlay.subset` and the default `@overlay/assert`, and the
 //! expected-match-count forms of `expects=` / `missing_ok=` / `when=`.
 
+use crate::typenames::node_go;
 use crate::yaml::{Node, Pos, ValueRef};
 
 /// A matcher the engine can run without calling back into Starlark.
@@ -81,13 +82,13 @@ pub fn map_key_matches(name: &Node, left: &Node, right: &Node) -> Result<bool, S
     let Node::Map(l) = left else {
         return Err(format!(
             "Expected left side to be a map, but was {}",
-            go_type(left)
+            node_go(left)
         ));
     };
     let Node::Map(r) = right else {
         return Err(format!(
             "Expected right side to be a map, but was {}",
-            go_type(right)
+            node_go(right)
         ));
     };
     let missing = || {
@@ -103,19 +104,6 @@ pub fn map_key_matches(name: &Node, left: &Node, right: &Node) -> Result<bool, S
         return Err(missing());
     };
     Ok(lv.value_eq(rv))
-}
-
-/// The Go type the reference names in comparison messages.
-pub fn go_type(n: &Node) -> &'static str {
-    match n {
-        Node::Null => "<nil>",
-        Node::Bool(_) => "bool",
-        Node::Int(_) => "int",
-        Node::Float(_) => "float64",
-        Node::Str(_) => "string",
-        Node::Map(_) => "*yamlmeta.Map",
-        Node::Array(_) => "*yamlmeta.Array",
-    }
 }
 
 /// Checks that `left` contains `expected`: maps recursively by key, arrays item by item as
@@ -161,8 +149,8 @@ pub fn compare_subset(left: &Node, expected: &Node) -> Result<(), String> {
             } else {
                 Err(format!(
                     "Expected leaf values to match {} {}",
-                    go_type(left),
-                    go_type(expected)
+                    node_go(left),
+                    node_go(expected)
                 ))
             }
         }

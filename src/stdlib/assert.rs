@@ -25,10 +25,11 @@ use starlark::values::{
 };
 use starlark_derive::starlark_value;
 
-use super::common::{check_positional, error_message, go_type_name, is_function};
+use super::common::{check_positional, error_message, is_function};
 use crate::eval::convert::{from_node, scalar_value, sequence_items, to_node};
 use crate::eval::fragment::{FragmentNode, YamlFragment};
 use crate::eval::ystruct::struct_fields;
+use crate::typenames::starlark_go;
 use crate::validations::checks::{self, Number};
 use crate::validations::formats::Format;
 use crate::yaml::{Node, Pos};
@@ -536,7 +537,7 @@ fn assert_members(builder: &mut GlobalsBuilder) {
             if is_function(v) {
                 bail!(
                     "{f}: expected argument not to be a function, but was {}",
-                    go_type_name(v)
+                    starlark_go(v)
                 );
             }
         }
@@ -579,7 +580,7 @@ fn assert_members(builder: &mut GlobalsBuilder) {
         if !is_function(func) {
             bail!(
                 "{f}: expected argument to be a function, but was {}",
-                go_type_name(func)
+                starlark_go(func)
             );
         }
         match crate::eval::runtime::call_catching(eval, func, &[]) {

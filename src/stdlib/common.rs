@@ -70,27 +70,6 @@ pub fn is_function(v: Value) -> bool {
     v.get_type() == "function"
 }
 
-/// The Go type name the reference prints in some messages (`starlark.String`,
-/// `*starlark.Function`, …).
-pub fn go_type_name(v: Value) -> String {
-    match v.get_type() {
-        "string" => "starlark.String".into(),
-        "int" => "starlark.Int".into(),
-        "float" => "starlark.Float".into(),
-        "bool" => "starlark.Bool".into(),
-        "NoneType" => "starlark.NoneType".into(),
-        "list" => "*starlark.List".into(),
-        "dict" => "*starlark.Dict".into(),
-        "tuple" => "starlark.Tuple".into(),
-        "set" => "*starlark.Set".into(),
-        "function" => "*starlark.Function".into(),
-        "struct" => "*starlarkstruct.Struct".into(),
-        "module" => "*starlarkstruct.Module".into(),
-        "yamlfragment" => "*yamltemplate.StarlarkFragment".into(),
-        other => other.to_owned(),
-    }
-}
-
 /// The message of a Starlark error without its stack trace, with `fail()` errors given
 /// the reference's `fail: msg` shape.
 pub fn error_message(e: &starlark::Error) -> String {

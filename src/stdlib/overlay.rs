@@ -25,12 +25,12 @@ use starlark::values::{
 use starlark::ErrorKind;
 use starlark_derive::starlark_value;
 
-use super::common::go_type_name;
 use crate::eval::convert::{from_node_in_fragment, scalar_value, to_node};
 use crate::eval::error::message_text;
 use crate::eval::fragment::{FragmentNode, YamlFragment};
 use crate::eval::runtime::{runtime_of, Runtime};
 use crate::overlay::{apply_docset, apply_node, Host, Matcher, OverlayError};
+use crate::typenames::starlark_go;
 use crate::yaml::{DocSet, Node, ValueRef};
 
 pub fn register(builder: &mut GlobalsBuilder) {
@@ -182,7 +182,7 @@ fn combine<'v>(
         if !is_callable(*v) {
             bail!(
                 "{name}: Expected argument to be a function, but was {}",
-                go_type_name(*v)
+                starlark_go(*v)
             );
         }
     }
@@ -220,7 +220,7 @@ fn overlay_members(builder: &mut GlobalsBuilder) {
         let Some(i) = v.unpack_i32() else {
             bail!(
                 "overlay.index: Expected argument to be an int, but was {}",
-                go_type_name(v)
+                starlark_go(v)
             );
         };
         Ok(leaf("overlay.index", Matcher::Index(i as i64)))
@@ -235,7 +235,7 @@ fn overlay_members(builder: &mut GlobalsBuilder) {
         let Some(s) = v.unpack_str() else {
             bail!(
                 "overlay.map_key: Expected argument to be a string, but was {}",
-                go_type_name(v)
+                starlark_go(v)
             );
         };
         Ok(leaf(
@@ -454,7 +454,7 @@ impl Host for EvalHost<'_, '_, '_, '_> {
     }
 
     fn type_name(&mut self, r: ValueRef) -> anyhow::Result<String> {
-        Ok(go_type_name(self.resolve(r)?))
+        Ok(starlark_go(self.resolve(r)?))
     }
 
     fn matcher(&mut self, r: ValueRef) -> anyhow::Result<Option<Matcher>> {

@@ -19,9 +19,10 @@ use starlark::values::{
 };
 use starlark_derive::starlark_value;
 
-use super::common::{check_positional, go_type_name, is_function};
+use super::common::{check_positional, is_function};
 use crate::eval::convert::{from_node, from_node_struct, to_node};
 use crate::eval::ystruct::YttStruct;
+use crate::typenames::starlark_go;
 
 pub fn register(builder: &mut GlobalsBuilder) {
     builder.namespace("struct", struct_members);
@@ -128,7 +129,7 @@ fn struct_members(builder: &mut GlobalsBuilder) {
         if !is_function(func) {
             bail!(
                 "{f}: expected argument to be a function, but was {}",
-                go_type_name(func)
+                starlark_go(func)
             );
         }
         Ok(bind(heap, func, args.items[1..].to_vec()))

@@ -6,28 +6,16 @@
 use regex::Regex;
 
 use super::formats::Format;
+use crate::typenames::rule;
 use crate::yaml::Node;
 
 /// The result of a check: `Err(found)` on failure.
 pub type Outcome = Result<(), String>;
 
-/// A node's type name in failure messages.
-pub fn type_name(n: &Node) -> &'static str {
-    match n {
-        Node::Null => "null",
-        Node::Bool(_) => "bool",
-        Node::Int(_) => "int",
-        Node::Float(_) => "float",
-        Node::Str(_) => "string",
-        Node::Map(_) => "map",
-        Node::Array(_) => "array",
-    }
-}
-
 fn want_string(n: &Node) -> Result<&str, String> {
     match n {
         Node::Str(s) => Ok(s),
-        other => Err(format!("expected a string, but was {}", type_name(other))),
+        other => Err(format!("expected a string, but was {}", rule(other))),
     }
 }
 
@@ -42,7 +30,7 @@ pub fn length(n: &Node) -> Result<usize, String> {
         Node::Str(s) => Ok(s.chars().count()),
         Node::Map(m) => Ok(m.items.len()),
         Node::Array(a) => Ok(a.items.len()),
-        other => Err(format!("value of type {} has no length", type_name(other))),
+        other => Err(format!("value of type {} has no length", rule(other))),
     }
 }
 
@@ -84,7 +72,7 @@ pub fn contains(n: &Node, wanted: &Node, repr: &str) -> Outcome {
         other => {
             return Err(format!(
                 "expected a string, array or map, but was {}",
-                type_name(other)
+                rule(other)
             ))
         }
     };
@@ -131,7 +119,7 @@ fn integer(n: &Node) -> Result<Option<i128>, String> {
             Ok(Some(*f as i128))
         }
         Node::Float(_) => Ok(None),
-        other => Err(format!("expected a number, but was {}", type_name(other))),
+        other => Err(format!("expected a number, but was {}", rule(other))),
     }
 }
 
@@ -197,7 +185,7 @@ pub fn multiple_of(n: &Node, m: Number) -> Outcome {
             }
         }
         (other, _) => {
-            return Err(format!("expected a number, but was {}", type_name(other)));
+            return Err(format!("expected a number, but was {}", rule(other)));
         }
     };
     if ok {

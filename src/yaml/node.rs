@@ -397,17 +397,10 @@ impl Node {
         !matches!(self, Node::Map(_) | Node::Array(_))
     }
 
-    /// The type name the reference uses in messages.
+    /// The type name the reference uses in messages about nodes (see
+    /// [`crate::typenames`]).
     pub fn type_name(&self) -> &'static str {
-        match self {
-            Node::Null => "null",
-            Node::Bool(_) => "boolean",
-            Node::Int(_) => "integer",
-            Node::Float(_) => "float",
-            Node::Str(_) => "string",
-            Node::Map(_) => "map",
-            Node::Array(_) => "array",
-        }
+        crate::typenames::node(self)
     }
 
     /// Compare two nodes by value only (ignoring metadata); ints and floats compare
