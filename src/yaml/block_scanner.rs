@@ -116,11 +116,8 @@ impl Line<'_> {
 /// Whether a line holds U+FEFF (a byte order mark) or a line break that is not ASCII:
 /// U+0085, U+2028, U+2029 (the reference reads them as line breaks).
 fn has_bom_or_unicode_break(line: &[u8]) -> bool {
-    line.windows(2).enumerate().any(|(i, w)| match w {
-        [0xC2, 0x85] => true,
-        [0xE2, 0x80] => matches!(line.get(i + 2), Some(0xA8 | 0xA9)),
-        [0xEF, 0xBB] => line.get(i + 2) == Some(&0xBF),
-        _ => false,
+    (0..line.len()).any(|i| {
+        line[i..].starts_with(&[0xEF, 0xBB, 0xBF]) || super::parser::unicode_break_at(&line[i..])
     })
 }
 

@@ -512,7 +512,7 @@ impl<'s> LineScanner<'s> {
 
 /// Whether the bytes start with NEL (U+0085), LS (U+2028) or PS (U+2029), which the
 /// reference reads as line breaks (YAML 1.1).
-fn unicode_break_at(b: &[u8]) -> bool {
+pub(super) fn unicode_break_at(b: &[u8]) -> bool {
     matches!(b, [0xC2, 0x85, ..] | [0xE2, 0x80, 0xA8 | 0xA9, ..])
 }
 
