@@ -147,3 +147,26 @@ pub fn with_evaluator<R>(rt: &Runtime, f: impl FnOnce(&mut Evaluator) -> R) -> R
     rt.end_module(serial, values);
     result
 }
+
+#[cfg(test)]
+mod tests {
+    use starlark::docs::DocItem;
+
+    /// `starlark_derive` is patched (vendor/starlark_derive/PATCHES.md) so that builtins
+    /// carry no docstrings: parsing them cost every templated run about 14 M
+    /// instructions. A build with upstream's macro would bring that back without a sign.
+    #[test]
+    fn builtins_carry_no_docstrings() {
+        let docs = super::globals().documentation();
+        assert!(docs.members.len() > 20, "{} builtins", docs.members.len());
+        for (name, item) in &docs.members {
+            assert!(item.get_doc_string().is_none(), "`{name}` has a docstring");
+            if let DocItem::Type(t) = item {
+                for (method, m) in &t.members {
+                    let m = DocItem::Member(m.clone());
+                    assert!(m.get_doc_string().is_none(), "`{name}.{method}` has one");
+                }
+            }
+        }
+    }
+}
