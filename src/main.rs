@@ -8,6 +8,19 @@ use std::process::ExitCode;
 #[global_allocator]
 static GLOBAL: ytt::memory::Budgeted = ytt::memory::Budgeted;
 
+/// Small pages from the first allocation on (`ytt::memory::start_with_small_pages`): this
+/// runs before mimalloc's own constructor (priority 101), which touches its first pages
+/// before `main`.
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".init_array.00100"]
+static SMALL_PAGES_FIRST: extern "C" fn() = {
+    extern "C" fn small_pages() {
+        ytt::memory::start_with_small_pages();
+    }
+    small_pages
+};
+
 fn main() -> ExitCode {
     // Panics are reported as errors below, not by the default hook.
     std::panic::set_hook(Box::new(|_| {}));
