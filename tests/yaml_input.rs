@@ -471,3 +471,81 @@ fn strings_with_unicode_line_breaks_read_back_as_written() {
     let again = back.run(&["-f", "t.yml", "--data-values-file", "out.yml"]);
     assert_eq!(again.ok(), yaml);
 }
+
+// ---------------------------------------------------------------------------------------
+// Files parsed in parallel (`workspace::compile::parse_yaml_files`): past 64 KiB of YAML
+// the files of a run are parsed on every core, with the results and errors of a parse
+// one after the other.
+// ---------------------------------------------------------------------------------------
+
+/// A file of about `kib` KiB: a document of `n`-numbered keys, with templated and plain
+/// documents between.
+fn large_file(n: usize, kib: usize) -> String {
+    let mut s = format!("---\nfile: {n}\nitems:\n");
+    let mut i = 0;
+    while s.len() < kib << 10 {
+        s.push_str(&format!("- {{name: item-{n}-{i}, value: \"{i}\"}}\n"));
+        i += 1;
+    }
+    s.push_str(&format!(
+        "--- #@ {{\"computed\": {n}}}\n---\nlast: |\n  of {n}\n"
+    ));
+    s
+}
+
+#[test]
+fn large_files_render_in_order_as_one_after_the_other() {
+    let sizes = [40, 3, 90, 0, 25, 60];
+    let mut y = Ytt::new();
+    let mut each = Vec::new();
+    for (n, kib) in sizes.iter().enumerate() {
+        let text = large_file(n, *kib);
+        y = y.file(&format!("f{n}.yml"), &text);
+        // each file alone: the output of a run whose input stays serial
+        let alone = Ytt::new().file("one.yml", &text).run(&["-f", "one.yml"]);
+        each.push(alone.ok().to_owned());
+    }
+    assert_eq!(y.run(&["-f", "."]).ok(), each.join("---\n"));
+}
+
+#[test]
+fn the_first_bad_large_file_in_order_is_the_error() {
+    let mut y = Ytt::new();
+    for n in 0..6 {
+        let mut text = large_file(n, 30);
+        if n == 2 || n == 4 {
+            text.push_str("bad: [\n");
+        }
+        y = y.file(&format!("f{n}.yml"), &text);
+    }
+    let out = y.run(&["-f", "."]);
+    let err = out.err();
+    assert!(
+        err.contains("Unmarshaling YAML template 'f2.yml'") && !err.contains("f4.yml"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_alias_budget_runs_out_in_the_same_file_as_one_after_the_other() {
+    // each file expands to about 1.1 million nodes; the run's budget is 5 million, so the
+    // fifth file in order (f4.yml) is the one refused, whichever thread parsed it
+    let mut laugh = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+    for i in 1..6 {
+        let refs = vec![format!("*a{}", i - 1); 10].join(", ");
+        laugh.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
+    }
+    // padding past the parallel threshold
+    laugh.push_str(&format!("pad: \"{}\"\n", "p".repeat(20 << 10)));
+    let mut y = Ytt::new();
+    for n in 0..7 {
+        y = y.file(&format!("f{n}.yml"), &laugh);
+    }
+    let out = y.run(&["-f", "."]);
+    let err = out.err();
+    assert!(
+        err.contains("Unmarshaling YAML template 'f4.yml'")
+            && err.contains("document contains excessive aliasing"),
+        "{err}"
+    );
+}

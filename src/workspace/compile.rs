@@ -1,6 +1,7 @@
 //! Reading and compiling a library's files.
 
 use std::rc::Rc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use std::borrow::Cow;
@@ -13,7 +14,7 @@ use crate::template::{
     compile_starlark, compile_text, compile_yaml, document_annotations, is_templated,
     needs_no_evaluation, CompileError, CompileOptions, CompiledTemplate,
 };
-use crate::yaml::parser::{dedup_last_wins_deep, parse, ParseOptions};
+use crate::yaml::parser::{dedup_last_wins_deep, parse, AliasBudget, ParseOptions};
 use crate::yaml::{DocSet, Node};
 
 /// A file ready to evaluate, or plain YAML needing none.
@@ -23,14 +24,84 @@ pub(crate) enum Compiled {
 }
 
 pub(crate) fn parse_yaml(rt: &Runtime, file: &InputFile, strict: bool) -> anyhow::Result<DocSet> {
+    parse_with(file, strict, &rt.aliases)
+}
+
+fn parse_with(file: &InputFile, strict: bool, aliases: &AliasBudget) -> anyhow::Result<DocSet> {
     let src = text_of(file)?;
     let name: Arc<str> = Arc::from(file.rel_path.as_str());
     let opts = ParseOptions {
         strict,
-        aliases: rt.aliases.clone(),
+        aliases: aliases.clone(),
     };
     parse(&src, &name, &opts)
         .map_err(|e| anyhow!("Unmarshaling YAML template '{}': {e}", file.rel_path))
+}
+
+/// Below this many bytes of YAML, a second thread costs more than it saves.
+const PARALLEL_FROM: usize = 64 << 10;
+
+/// Stack of a parsing thread: the parser's nesting is bounded (`yaml::parser::MAX_DEPTH`).
+const PARSE_STACK: usize = 64 << 20;
+
+/// Parses YAML files as [`parse_yaml`] does one after the other, on every core.
+///
+/// The results are the same, in the same order: a file parsed aside uses an alias budget
+/// of its own, and is taken only if the run's budget, spent in file order, holds what it
+/// copied; any other file (one that failed, or would exceed the budget) is parsed again
+/// here in order, with the run's budget, so that errors are the ones a serial parse gives.
+pub(crate) fn parse_yaml_files(
+    rt: &Runtime,
+    files: &[&InputFile],
+    strict: bool,
+) -> Vec<anyhow::Result<DocSet>> {
+    let bytes: usize = files.iter().map(|f| f.data.len()).sum();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(files.len()));
+    if bytes < PARALLEL_FROM || threads < 2 {
+        return files.iter().map(|f| parse_yaml(rt, f, strict)).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let parse_some = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(file) = files.get(i) else {
+                return done;
+            };
+            let own = AliasBudget::default();
+            let result = parse_with(file, strict, &own);
+            done.push((i, result.map(|ds| (ds, own.spent()))));
+        }
+    };
+    let mut slots: Vec<Option<anyhow::Result<(DocSet, usize)>>> =
+        files.iter().map(|_| None).collect();
+    std::thread::scope(|s| {
+        let helpers: Vec<_> = (1..threads)
+            .filter_map(|_| {
+                std::thread::Builder::new()
+                    .name("ytt-parse".into())
+                    .stack_size(PARSE_STACK)
+                    .spawn_scoped(s, parse_some)
+                    .ok()
+            })
+            .collect();
+        let mut done = parse_some();
+        for h in helpers {
+            // a helper that panicked leaves its files to the serial pass below
+            done.extend(h.join().unwrap_or_default());
+        }
+        for (i, r) in done {
+            slots[i] = Some(r);
+        }
+    });
+    slots
+        .into_iter()
+        .zip(files)
+        .map(|(slot, file)| match slot {
+            Some(Ok((ds, copied))) if rt.aliases.try_spend(copied) => Ok(ds),
+            _ => parse_yaml(rt, file, strict),
+        })
+        .collect()
 }
 
 /// Compiles a parsed YAML file: a template when it has `#@` comments, else plain YAML.

@@ -5,7 +5,9 @@ use std::sync::Arc;
 
 use anyhow::{anyhow, bail};
 
-use super::compile::{compile_file, compile_yaml_file, parse_yaml, text_of, Compiled};
+use super::compile::{
+    compile_file, compile_yaml_file, parse_yaml, parse_yaml_files, text_of, Compiled,
+};
 use super::library::{LibFile, Library};
 use super::loader::{LibraryEval, Scope};
 use super::refs::{parse_ref, Envelope, Payload, RefSegment};
@@ -13,7 +15,7 @@ use super::values::{self, CliValues};
 use super::{OutputContent, OutputFile};
 use crate::eval::exec::run_template;
 use crate::eval::runtime::{RootOutput, Runtime};
-use crate::files::FileKind;
+use crate::files::{FileKind, InputFile};
 use crate::overlay::{self, Host};
 use crate::schema::{FlagOrigin, Schema};
 use crate::stdlib::overlay::EvalHost;
@@ -99,9 +101,19 @@ pub fn library_values(
         // reports quote source lines of any file of the run
         crate::schema::register_source(&f.file.rel_path, f.file.data.clone());
     }
+    let is_template = |f: &InputFile| f.kind == FileKind::YamlTemplate && !f.is_library;
+    let templates: Vec<&InputFile> = lib
+        .files
+        .iter()
+        .map(|f| &*f.file)
+        .filter(|f| is_template(f))
+        .collect();
+    let mut parsed = parse_yaml_files(rt, &templates, settings.strict).into_iter();
     for f in &lib.files {
-        if f.file.kind == FileKind::YamlTemplate && !f.file.is_library {
-            let ds = parse_yaml(rt, &f.file, settings.strict)?;
+        if is_template(&f.file) {
+            let ds = parsed
+                .next()
+                .unwrap_or_else(|| parse_yaml(rt, &f.file, settings.strict))?;
             values::check_annotation_placement(&f.file.rel_path, &ds)?;
             let has_schema = ds.docs.iter().any(values::is_schema_doc);
             if has_schema {

@@ -49,8 +49,25 @@ impl Default for AliasBudget {
 }
 
 impl AliasBudget {
-    fn left(&self) -> usize {
+    /// What alias expansion may still copy.
+    pub fn left(&self) -> usize {
         self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// What parses that succeeded have copied from this budget.
+    pub fn spent(&self) -> usize {
+        MAX_ALIAS_NODES - self.left()
+    }
+
+    /// Spends `n` if that much is left; a parse that copied `n` nodes from a budget of its
+    /// own gives the same result as a parse from this one exactly when it is.
+    pub fn try_spend(&self, n: usize) -> bool {
+        use std::sync::atomic::Ordering;
+        self.0
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+                left.checked_sub(n)
+            })
+            .is_ok()
     }
 
     /// Spends what a parse that succeeded copied (an attempt that gives up spends nothing).
