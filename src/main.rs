@@ -2,9 +2,8 @@
 
 use std::process::ExitCode;
 
-/// mimalloc (the default allocator's per-thread arena grows in small steps, which cost a
-/// quarter of the run time on large inputs, measured on bench/overlays), within the
-/// run's memory budget (`--max-memory`).
+/// The allocator (`ytt::memory`: mimalloc on Linux), within the run's memory budget
+/// (`--max-memory`).
 #[global_allocator]
 static GLOBAL: ytt::memory::Budgeted = ytt::memory::Budgeted;
 

@@ -10,6 +10,7 @@
 pub mod bulk;
 pub mod marks;
 pub mod outdir;
+mod platform;
 pub mod source;
 
 use std::sync::Arc;

@@ -8,12 +8,11 @@
 
 use std::fs;
 use std::io::Write;
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Result};
 
-use super::go_io_error;
+use super::{go_io_error, platform};
 
 /// Refuses an output relative path that is empty, absolute or climbs out of the output
 /// directory with `..`.
@@ -148,15 +147,14 @@ impl OutputDirectory {
             // checked again as the file is written: an earlier file's directory is known
             refuse_links_inside(&self.dir, rel)?;
             let existed = dest_path.exists();
-            let mut f = fs::OpenOptions::new()
-                .write(true)
-                .create(true)
-                .truncate(true)
-                .mode(0o700)
-                .open(dest_path)
-                .map_err(|e| {
-                    anyhow!("Writing file '{dest}': {}", go_io_error("open", &dest, &e))
-                })?;
+            let mut f = platform::private_file(
+                fs::OpenOptions::new()
+                    .write(true)
+                    .create(true)
+                    .truncate(true),
+            )
+            .open(dest_path)
+            .map_err(|e| anyhow!("Writing file '{dest}': {}", go_io_error("open", &dest, &e)))?;
             if !existed {
                 created.push(dest_path.to_path_buf());
             }
@@ -194,17 +192,19 @@ fn create_dirs(dir: &Path, created: &mut Vec<PathBuf>) -> Result<()> {
     if let Some(parent) = dir.parent() {
         create_dirs(parent, created)?;
     }
-    fs::DirBuilder::new().mode(0o700).create(dir).or_else(|e| {
-        if dir.is_dir() {
-            Ok(())
-        } else {
-            let d = dir.to_string_lossy();
-            Err(anyhow!(
-                "Creating directory '{d}': {}",
-                go_io_error("mkdir", &d, &e)
-            ))
-        }
-    })?;
+    platform::private_dir(&mut fs::DirBuilder::new())
+        .create(dir)
+        .or_else(|e| {
+            if dir.is_dir() {
+                Ok(())
+            } else {
+                let d = dir.to_string_lossy();
+                Err(anyhow!(
+                    "Creating directory '{d}': {}",
+                    go_io_error("mkdir", &d, &e)
+                ))
+            }
+        })?;
     created.push(dir.to_path_buf());
     Ok(())
 }

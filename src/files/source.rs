@@ -5,14 +5,13 @@
 
 use std::fs;
 use std::io::Read;
-use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use anyhow::{anyhow, bail, Result};
 
-use super::go_io_error;
+use super::{go_io_error, platform};
 
 /// The name standard input gets when no `name=-` is given.
 pub const STDIN_NAME: &str = "stdin.yml";
@@ -166,7 +165,7 @@ fn read_file(path: &str) -> Result<Vec<u8>> {
 }
 
 fn check_file_type(path: &str, ft: &fs::FileType) -> Result<()> {
-    if ft.is_file() || ft.is_fifo() {
+    if ft.is_file() || platform::is_fifo(ft) {
         Ok(())
     } else if ft.is_dir() {
         bail!("Expected file '{path}' to be a regular file or a named pipe, but it is a directory")
@@ -266,7 +265,7 @@ fn check_symlink(path: &Path, opts: &SourceOptions) -> Result<()> {
         return Ok(());
     }
     if let Ok(m) = fs::metadata(path) {
-        if m.file_type().is_fifo() {
+        if platform::is_fifo(&m.file_type()) {
             return Ok(());
         }
     }

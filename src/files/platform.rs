@@ -1,0 +1,41 @@
+//! What differs between Unix and other systems in reading inputs and writing outputs.
+
+use std::fs::{DirBuilder, FileType, OpenOptions};
+
+/// A named pipe (`/dev/stdin`, process substitution `<(cmd)`): read like a file. Other
+/// systems have none that `std::fs` tells apart.
+pub(crate) fn is_fifo(ft: &FileType) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        ft.is_fifo()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = ft;
+        false
+    }
+}
+
+/// Output files and directories are created with mode 0700, as the reference creates
+/// them; elsewhere with the system's defaults.
+pub(crate) fn private_file(o: &mut OpenOptions) -> &mut OpenOptions {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.mode(0o700)
+    }
+    #[cfg(not(unix))]
+    o
+}
+
+/// See [`private_file`].
+pub(crate) fn private_dir(b: &mut DirBuilder) -> &mut DirBuilder {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        b.mode(0o700)
+    }
+    #[cfg(not(unix))]
+    b
+}
