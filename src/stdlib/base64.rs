@@ -12,7 +12,7 @@ use starlark::values::tuple::UnpackTuple;
 use starlark::values::Value;
 
 use super::common::check_positional;
-use super::md5::string_arg;
+use super::common::string_arg;
 
 pub fn register(builder: &mut GlobalsBuilder) {
     builder.namespace("base64", members);

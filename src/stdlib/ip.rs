@@ -14,7 +14,7 @@ use starlark::values::{Heap, NoSerialize, StarlarkPagable, StarlarkValue, Value}
 use starlark_derive::starlark_value;
 
 use super::common::check_positional;
-use super::md5::string_arg;
+use super::common::string_arg;
 
 pub fn register(builder: &mut GlobalsBuilder) {
     builder.namespace("ip", members);

@@ -30,27 +30,9 @@ fn json_members(builder: &mut GlobalsBuilder) {
     ) -> anyhow::Result<String> {
         let f = "json.encode";
         let p = bind_params(f, &["value", "indent", "escape_html"], &args.items, &kwargs)?;
-        let Some(value) = p[0] else {
-            bail!("{f}: missing argument for value");
-        };
-        let indent = match p[1] {
-            None => 0,
-            Some(v) => match v.unpack_i32() {
-                Some(i) if (0..=8).contains(&i) => i as usize,
-                Some(_) => bail!("{f}: indent value must be between 0 and 8"),
-                None => bail!("{f}: for parameter indent: got {}, want int", v.get_type()),
-            },
-        };
-        let escape_html = match p[2] {
-            None => true,
-            Some(v) => match v.unpack_bool() {
-                Some(b) => b,
-                None => bail!(
-                    "{f}: for parameter escape_html: got {}, want bool",
-                    v.get_type()
-                ),
-            },
-        };
+        let value = p.required(0)?;
+        let indent = p.indent(1)?;
+        let escape_html = p.bool_or(2, true)?;
         let node = to_node(value).map_err(|e| anyhow!("{f}: {e}"))?;
         crate::yaml::emit::json_value(&node, indent, escape_html).map_err(|e| anyhow!("{f}: {e}"))
     }
@@ -63,15 +45,7 @@ fn json_members(builder: &mut GlobalsBuilder) {
     ) -> anyhow::Result<Value<'v>> {
         let f = "json.decode";
         let p = bind_params(f, &["json_string"], &args.items, &kwargs)?;
-        let Some(v) = p[0] else {
-            bail!("{f}: missing argument for json_string");
-        };
-        let Some(src) = v.unpack_str() else {
-            bail!(
-                "{f}: for parameter json_string: got {}, want string",
-                v.get_type()
-            );
-        };
+        let src = p.str(0)?;
         let node = decode_str(src).map_err(|e| anyhow!("{f}: {e}"))?;
         Ok(from_node(heap, &node))
     }

@@ -398,9 +398,7 @@ fn members(builder: &mut GlobalsBuilder) {
         warn_once();
         const F: &str = "math.log";
         let params = bind_params(F, &["x", "base"], &args.items, &kwargs)?;
-        let Some(x) = params[0] else {
-            anyhow::bail!("{F}: missing argument for x");
-        };
+        let x = params.required(0)?;
         let x = number(F, x, 0)?;
         match params[1] {
             None => Ok(x.ln()),

@@ -9,14 +9,13 @@ use starlark::environment::{FrozenModule, GlobalsBuilder, Module};
 pub mod assert;
 mod base64;
 mod common;
+mod digest;
 mod ip;
 pub mod json;
 mod math;
-mod md5;
 pub mod module;
 pub mod overlay;
 mod regexp;
-mod sha256;
 pub mod struct_;
 #[cfg(test)]
 mod testutil;
@@ -45,8 +44,8 @@ fn registry() -> &'static [(&'static str, Register)] {
         ("toml", toml::register),
         ("version", version::register),
         ("base64", base64::register),
-        ("md5", md5::register),
-        ("sha256", sha256::register),
+        ("md5", digest::register_md5),
+        ("sha256", digest::register_sha256),
         ("url", url::register),
         ("ip", ip::register),
         ("regexp", regexp::register),

@@ -10,8 +10,8 @@ use starlark::starlark_module;
 use starlark::values::tuple::UnpackTuple;
 use starlark::values::Value;
 
+use super::common::string_arg;
 use super::common::{check_positional, is_function};
-use super::md5::string_arg;
 
 pub fn register(builder: &mut GlobalsBuilder) {
     builder.namespace("regexp", members);

@@ -26,17 +26,8 @@ fn toml_members(builder: &mut GlobalsBuilder) {
     ) -> anyhow::Result<String> {
         let f = "toml.encode";
         let p = bind_params(f, &["value", "indent"], &args.items, &kwargs)?;
-        let Some(value) = p[0] else {
-            bail!("{f}: missing argument for value");
-        };
-        let indent = match p[1] {
-            None => 0,
-            Some(v) => match v.unpack_i32() {
-                Some(i) if (0..=8).contains(&i) => i as usize,
-                Some(_) => bail!("{f}: indent value must be between 0 and 8"),
-                None => bail!("{f}: for parameter indent: got {}, want int", v.get_type()),
-            },
-        };
+        let value = p.required(0)?;
+        let indent = p.indent(1)?;
         let node = to_node(value).map_err(|e| anyhow!("{f}: {e}"))?;
         encode_node(&node, indent).map_err(|e| anyhow!("{f}: {e}"))
     }
@@ -49,15 +40,7 @@ fn toml_members(builder: &mut GlobalsBuilder) {
     ) -> anyhow::Result<Value<'v>> {
         let f = "toml.decode";
         let p = bind_params(f, &["toml_string"], &args.items, &kwargs)?;
-        let Some(v) = p[0] else {
-            bail!("{f}: missing argument for toml_string");
-        };
-        let Some(src) = v.unpack_str() else {
-            bail!(
-                "{f}: for parameter toml_string: got {}, want string",
-                v.get_type()
-            );
-        };
+        let src = p.str(0)?;
         let node = decode_str(src).map_err(|e| anyhow!("{f}: {e}"))?;
         Ok(from_node(heap, &node))
     }
