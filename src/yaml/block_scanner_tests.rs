@@ -614,3 +614,130 @@ fn random_line_soup_matches_saphyr() {
         "fast path taken for only {taken} of {total}"
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// The vendored saphyr's fast paths (vendor/saphyr-parser/PATCHES.md): a `&str` input takes
+// runs of a plain scalar, indentation and block-scalar lines at once; an input of chars
+// has no fast path and goes one character at a time, as upstream did. Both must give the
+// same events, spans and errors.
+// ---------------------------------------------------------------------------------------
+
+/// Events and spans as text: an input of chars yields owned events, a `&str` borrowed ones.
+fn saphyr_by_chars(text: &str) -> Result<Vec<String>, String> {
+    Parser::new_from_iter(text.chars())
+        .map(|r| {
+            r.map(|(e, s)| format!("{e:?} {s:?}"))
+                .map_err(|e| e.to_string())
+        })
+        .collect()
+}
+
+fn same_with_and_without_fast_paths(text: &str) {
+    let fast: Result<Vec<String>, String> =
+        saphyr(text).map(|evs| evs.iter().map(|(e, s)| format!("{e:?} {s:?}")).collect());
+    assert_eq!(fast, saphyr_by_chars(text), "for {text:?}");
+}
+
+#[test]
+fn saphyr_fast_paths_agree_with_char_by_char_on_edge_cases() {
+    for text in [
+        "k: a plain scalar with words\n",
+        "k: words then  two spaces and\ttab\n",
+        "k: a # comment\n",
+        "k: a#b c #d\n",
+        "k: a :b c\n",
+        "a b : c\n",
+        "k: url http://h:1/p and: more\n",
+        "k: ends with space \n",
+        "k: first line\n  folded   line\n\n  after blank\n",
+        "k: first\n\tline with tab\n",
+        "k: é and 日本 words\n",
+        "k: a\u{2028}b\n",
+        "k: a\u{85}b\n",
+        "- [a b, c d, -e, 'x y']\n",
+        "- {a b: c d, e: [f g]}\n",
+        "k: [a -, b]\n",
+        "k: |\n  line one\n   indented more\n\n  é line\n",
+        "k: >\n  folded\n  text\n\n  kept\n",
+        "k: |2\n    two extra\n  base\n",
+        "k: |-\n  a\u{2028}  b\n",
+        "k: |\n  line\n#c\n",
+        "k: |\n  tab\there\n",
+        "k: '  quoted  '\n",
+        "---\nk: a\n--- b c\n...\n",
+        "k: a\n  b:\n",
+        "k: a\n b: c\n",
+        "k:\n  - a b\n  -  c  d\n",
+        &format!("k: {}\n", "word ".repeat(200)),
+        &format!("k: |\n{}", "  x\n".repeat(300)),
+    ] {
+        same_with_and_without_fast_paths(text);
+    }
+}
+
+#[test]
+fn saphyr_fast_paths_agree_with_char_by_char_on_corpus_files() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for d in ["../shared/conformance/cases", "tests", "examples"] {
+        yaml_files(&root.join(d), &mut files);
+    }
+    assert!(files.len() > 100, "{} files", files.len());
+    for f in &files {
+        if let Ok(text) = std::fs::read_to_string(f) {
+            same_with_and_without_fast_paths(&text);
+        }
+    }
+}
+
+/// Lines of plain, block and flow scalars at random indents, well-formed or not.
+#[test]
+fn saphyr_fast_paths_agree_with_char_by_char_on_random_lines() {
+    const LINES: &[&str] = &[
+        "k: a b c",
+        "k: a  b",
+        "k: a #c",
+        "k: a:b c",
+        "k: a : b",
+        "  more words",
+        "\tx",
+        "k: |",
+        "k: >-",
+        "k: |2",
+        "  block line",
+        "    deeper",
+        "",
+        "- a b",
+        "- [a b, c]",
+        "- {a: b c}",
+        "k: é ü",
+        "k: 'q r'",
+        "k: \"d e\"",
+        "---",
+        "... ",
+        "#c",
+        "k: a\u{2028}b",
+        "  - x y",
+        "k:",
+        "k: [a,",
+        "  b c]",
+    ];
+    let mut r = Lcg(env_or("SAPHYR_SEED", 7));
+    for _ in 0..env_or("SAPHYR_N", 20000) {
+        let n = 1 + r.below(8);
+        let mut lines = Vec::with_capacity(n);
+        for _ in 0..n {
+            let indent = [0, 0, 1, 2, 2, 3, 4, 6][r.below(8)];
+            let mut l = format!("{}{}", " ".repeat(indent), r.pick(LINES));
+            if r.chance(5) {
+                l.push(' ');
+            }
+            lines.push(l);
+        }
+        let mut text = lines.join("\n");
+        if r.chance(70) {
+            text.push('\n');
+        }
+        same_with_and_without_fast_paths(&text);
+    }
+}

@@ -1905,6 +1905,12 @@ impl<'input, T: Input> Scanner<'input, T> {
     /// This function assumed the first character to read is the first content character in the
     /// line. This function does not consume the line break character(s) after the line.
     fn scan_block_scalar_content_line(&mut self, string: &mut String, line_buffer: &mut String) {
+        // ytt-rs patch: an input that can takes the line at once
+        if let Some(n) = self.input.fetch_line(string) {
+            self.mark.col += n;
+            self.mark.index += n;
+            return;
+        }
         // Start by evaluating characters in the buffer.
         while !self.input.buf_is_empty() && is_yaml_non_break(self.input.peek()) {
             string.push(self.input.peek());
@@ -1947,9 +1953,10 @@ impl<'input, T: Input> Scanner<'input, T> {
             // Consume all spaces. Tabs cannot be used as indentation.
             if indent < self.input.bufmaxlen() - 2 {
                 self.input.lookahead(self.input.bufmaxlen());
-                while self.mark.col < indent && self.input.peek() == ' ' {
-                    self.skip_blank();
-                }
+                // ytt-rs patch: the spaces at once
+                let n = self.input.skip_spaces(indent.saturating_sub(self.mark.col));
+                self.mark.index += n;
+                self.mark.col += n;
             } else {
                 loop {
                     self.input.lookahead(self.input.bufmaxlen());
@@ -2375,23 +2382,23 @@ impl<'input, T: Input> Scanner<'input, T> {
                 self.skip_non_blank();
                 string.reserve(self.input.bufmaxlen());
 
-                // Add content non-blank characters to the scalar.
-                let mut end = false;
-                while !end {
-                    // Fill the buffer once and process all characters in the buffer until the next
-                    // fetch. Note that `next_can_be_plain_scalar` needs 2 lookahead characters,
-                    // hence the `for` loop looping `self.input.bufmaxlen() - 1` times.
-                    self.input.lookahead(self.input.bufmaxlen());
-                    for _ in 0..self.input.bufmaxlen() - 1 {
-                        if self.input.next_is_blank_or_breakz()
-                            || !self.input.next_can_be_plain_scalar(self.flow_level > 0)
-                        {
-                            end = true;
-                            break;
-                        }
-                        string.push(self.input.peek());
-                        self.skip_non_blank();
+                // Add content non-blank characters to the scalar: ytt-rs patch, runs of
+                // ASCII at once (`Input::fetch_plain_ascii`), the character that stopped a
+                // run on its own.
+                let in_flow = self.flow_level > 0;
+                loop {
+                    let n = self.input.fetch_plain_ascii(in_flow, &mut string);
+                    self.mark.index += n;
+                    self.mark.col += n;
+                    // `next_can_be_plain_scalar` needs 2 lookahead characters
+                    self.input.lookahead(2);
+                    if self.input.next_is_blank_or_breakz()
+                        || !self.input.next_can_be_plain_scalar(in_flow)
+                    {
+                        break;
                     }
+                    string.push(self.input.peek());
+                    self.skip_non_blank();
                 }
                 end_mark = self.mark;
             }
@@ -2421,6 +2428,11 @@ impl<'input, T: Input> Scanner<'input, T> {
                                 "while scanning a plain scalar, found a tab",
                             ));
                         }
+                    } else if self.input.peek() == ' ' {
+                        // ytt-rs patch: the spaces of an indentation at once
+                        let n = self.input.skip_spaces(usize::MAX);
+                        self.mark.index += n;
+                        self.mark.col += n;
                     } else {
                         self.skip_blank();
                     }

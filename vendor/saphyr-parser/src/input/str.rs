@@ -386,6 +386,64 @@ impl Input for StrInput<'_> {
         n_bytes_to_append
     }
 
+    fn skip_spaces(&mut self, max: usize) -> usize {
+        let n = self
+            .buffer
+            .bytes()
+            .take(max)
+            .position(|b| b != b' ')
+            .unwrap_or(max.min(self.buffer.len()));
+        self.buffer = &self.buffer[n..];
+        n
+    }
+
+    fn fetch_line(&mut self, out: &mut String) -> Option<usize> {
+        let bytes = self.buffer.as_bytes();
+        let (mut i, mut chars) = (0, 0);
+        while i < bytes.len() {
+            let c = if bytes[i] < 0x80 {
+                bytes[i] as char
+            } else {
+                first_char(&self.buffer[i..])
+            };
+            if !is_yaml_non_break(c) {
+                break;
+            }
+            i += c.len_utf8();
+            chars += 1;
+        }
+        out.push_str(&self.buffer[..i]);
+        self.buffer = &self.buffer[i..];
+        Some(chars)
+    }
+
+    fn fetch_plain_ascii(&mut self, in_flow: bool, out: &mut String) -> usize {
+        let plain = |b: u8| match b {
+            b' ' | b'\t' | b'\r' | b'\n' | 0 | b':' => false,
+            b',' | b'[' | b']' | b'{' | b'}' => !in_flow,
+            _ => b.is_ascii(),
+        };
+        let bytes = self.buffer.as_bytes();
+        let mut n = 0;
+        while n < bytes.len() {
+            if plain(bytes[n]) {
+                n += 1;
+            } else if bytes[n] == b' '
+                && !in_flow
+                && bytes.get(n + 1).is_some_and(|&b| plain(b) && b != b'#')
+            {
+                // one space between words of a block scalar's line: content, as the
+                // scanner would take it (no comment, no `: ` and no break follows)
+                n += 2;
+            } else {
+                break;
+            }
+        }
+        out.push_str(&self.buffer[..n]);
+        self.buffer = &self.buffer[n..];
+        n
+    }
+
     fn fetch_while_is_yaml_non_space(&mut self, out: &mut String) -> usize {
         let mut not_non_space = None;
 
