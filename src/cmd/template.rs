@@ -7,6 +7,7 @@ use anyhow::{bail, Result};
 
 use super::options::{Options, OutputFormat, SchemaType};
 use super::output::{self, RunOutput};
+use crate::eval::runtime::Messages;
 use crate::files::{self, bulk, marks, source::SourceFile, InputFile};
 use crate::schema::export;
 use crate::workspace::{self, RenderOptions};
@@ -73,6 +74,7 @@ fn evaluate(opts: &Options, sources: Vec<SourceFile>) -> Result<RunOutput> {
         schema_inspect: false,
         disable_values_validation: opts.data_values.disable_validation,
         disable_output_validation: opts.output.disable_validation,
+        messages: stderr_messages(),
     };
     let rendered = workspace::render(render_opts, inputs)?;
     if let Some(values) = rendered.data_values {
@@ -82,6 +84,15 @@ fn evaluate(opts: &Options, sources: Vec<SourceFile>) -> Result<RunOutput> {
         return Ok(RunOutput::from_docs(docs));
     }
     Ok(RunOutput::from_files(rendered.outputs))
+}
+
+/// A run's `print()` output and warnings go to stderr as they happen, as the reference
+/// prints them.
+fn stderr_messages() -> Messages {
+    Messages::new(|bytes| {
+        use std::io::Write as _;
+        let _ = std::io::stderr().lock().write_all(bytes);
+    })
 }
 
 /// `--data-values-schema-inspect`: the root library's schema in the chosen schema type
@@ -107,6 +118,7 @@ fn schema_inspect(opts: &Options, inputs: Vec<InputFile>) -> Result<()> {
         schema_inspect: true,
         disable_values_validation: true,
         disable_output_validation: true,
+        messages: stderr_messages(),
     };
     let Some(schema) = workspace::render(render_opts, inputs)?.schema else {
         bail!("internal error: no schema was computed");

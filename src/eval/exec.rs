@@ -35,16 +35,12 @@ pub fn globals() -> &'static Globals {
     })
 }
 
-/// `print()` writes to stderr, as in the reference.
-struct StderrPrint;
+/// `print()` goes to the run's messages (the command line: stderr, as in the reference).
+struct RunPrint<'a>(&'a Runtime);
 
-impl PrintHandler for StderrPrint {
+impl PrintHandler for RunPrint<'_> {
     fn println(&self, text: &str) -> starlark::Result<()> {
-        use std::io::Write as _;
-        // the bytes the text stands for (see `crate::bytestr`)
-        let mut err = std::io::stderr().lock();
-        let _ = err.write_all(&crate::bytestr::encode(text));
-        let _ = err.write_all(b"\n");
+        self.0.messages.line(text);
         Ok(())
     }
 }
@@ -64,12 +60,13 @@ pub fn run_template(
         return Err(format_static(t, &e.message, e.line));
     }
     let extra = Extra(rt, Some(loader));
+    let print = RunPrint(rt);
     rt.begin_module(t.id);
     let result = Module::with_temp_heap(|module| {
         {
             let mut eval = Evaluator::new(&module);
             eval.set_loader(loader);
-            eval.set_print_handler(&StderrPrint);
+            eval.set_print_handler(&print);
             eval.extra = Some(&extra);
             eval.eval_module(ast, globals)?;
         }

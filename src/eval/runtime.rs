@@ -108,6 +108,44 @@ pub struct Runtime {
     pub aliases: crate::yaml::parser::AliasBudget,
     /// Garbage collection inside loops.
     gc: super::gc::LoopGc,
+    /// `print()` output and warnings.
+    pub messages: Messages,
+    /// Whether `@ytt:math`'s warning was given (once per run).
+    math_warned: std::cell::Cell<bool>,
+}
+
+/// Where a run's messages go as they happen — `print()` output and warnings, each a
+/// line, in the order they happen: the command line writes them to stderr; a test, a
+/// playground or a language server keeps them. By default they are dropped.
+#[derive(Clone, Default)]
+pub struct Messages(Option<Rc<Sink>>);
+
+/// Takes the bytes of one or more message lines.
+type Sink = dyn Fn(&[u8]);
+
+impl Messages {
+    pub fn new(sink: impl Fn(&[u8]) + 'static) -> Self {
+        Messages(Some(Rc::new(sink)))
+    }
+
+    /// One message line (`\n` added); its text is the bytes it stands for (`crate::bytestr`).
+    pub fn line(&self, text: &str) {
+        if let Some(sink) = &self.0 {
+            let mut bytes = crate::bytestr::encode(text).into_owned();
+            bytes.push(b'\n');
+            sink(&bytes);
+        }
+    }
+}
+
+impl std::fmt::Debug for Messages {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "Messages"
+        } else {
+            "Messages(dropped)"
+        })
+    }
 }
 
 /// The first serial of evaluations outside of templates: template ids stay below it.
@@ -128,6 +166,13 @@ fn runtime<'a>(eval: &Evaluator<'_, 'a, '_>) -> anyhow::Result<&'a Runtime> {
 impl Runtime {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Gives `warning` the first time it is asked for in this run.
+    pub fn warn_math_once(&self, warning: &str) {
+        if !self.math_warned.replace(true) {
+            self.messages.line(warning);
+        }
     }
 
     /// The id the next registered template will get.
@@ -1169,4 +1214,9 @@ pub fn call_catching<'v>(
 /// resolve annotation values (`@ytt:overlay`).
 pub fn runtime_of<'a>(eval: &Evaluator<'_, 'a, '_>) -> anyhow::Result<&'a Runtime> {
     runtime(eval)
+}
+
+/// The messages of the run `eval` belongs to (dropped outside a run).
+pub fn messages_of(eval: &Evaluator) -> Messages {
+    runtime_of(eval).map_or_else(|_| Messages::default(), |rt| rt.messages.clone())
 }

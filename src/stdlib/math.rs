@@ -1,18 +1,19 @@
 //! `@ytt:math`: Starlark's math module (floats and ints accepted; `ceil`/`floor` return
-//! ints). The first call of any function prints a warning to stderr, once per process.
+//! ints). The first call of any function in a run gives a warning (the run's messages).
 
 use std::str::FromStr;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use num_bigint::BigInt;
 use starlark::collections::SmallMap;
 use starlark::environment::GlobalsBuilder;
+use starlark::eval::Evaluator;
 use starlark::starlark_module;
 use starlark::values::float::StarlarkFloat;
 use starlark::values::tuple::UnpackTuple;
-use starlark::values::{Heap, UnpackValue, Value, ValueLike};
+use starlark::values::{UnpackValue, Value, ValueLike};
 
 use super::common::{bind_params, check_positional};
+use crate::eval::runtime::runtime_of;
 
 pub const WARNING: &str = "Warning: a function from the @ytt:math module is used in this \
 invocation; this module does not guarantee bit-identical results across CPU architectures.";
@@ -25,10 +26,10 @@ pub fn register(builder: &mut GlobalsBuilder) {
     });
 }
 
-fn warn_once() {
-    static WARNED: AtomicBool = AtomicBool::new(false);
-    if !WARNED.swap(true, Ordering::Relaxed) {
-        eprintln!("{WARNING}");
+fn warn_once(eval: &Evaluator) {
+    // outside a run (the module's unit tests) there is nobody to warn
+    if let Ok(rt) = runtime_of(eval) {
+        rt.warn_math_once(WARNING);
     }
 }
 
@@ -54,24 +55,26 @@ fn number(fname: &str, v: Value, index: usize) -> anyhow::Result<f64> {
 }
 
 fn unary(
+    eval: &Evaluator,
     name: &str,
     args: &[Value],
     kwargs: &SmallMap<String, Value>,
     f: fn(f64) -> f64,
 ) -> anyhow::Result<f64> {
-    warn_once();
+    warn_once(eval);
     let fname = format!("math.{name}");
     check_positional(&fname, args, kwargs, 1, 1)?;
     Ok(f(number(&fname, args[0], 0)?))
 }
 
 fn binary(
+    eval: &Evaluator,
     name: &str,
     args: &[Value],
     kwargs: &SmallMap<String, Value>,
     f: fn(f64, f64) -> f64,
 ) -> anyhow::Result<f64> {
-    warn_once();
+    warn_once(eval);
     let fname = format!("math.{name}");
     check_positional(&fname, args, kwargs, 2, 2)?;
     Ok(f(number(&fname, args[0], 0)?, number(&fname, args[1], 1)?))
@@ -79,13 +82,13 @@ fn binary(
 
 /// `ceil`/`floor`: ints are returned as they are, floats are rounded to an int.
 fn to_int<'v>(
+    eval: &Evaluator<'v, '_, '_>,
     name: &str,
     args: &[Value<'v>],
     kwargs: &SmallMap<String, Value<'v>>,
-    heap: Heap<'v>,
     f: fn(f64) -> f64,
 ) -> anyhow::Result<Value<'v>> {
-    warn_once();
+    warn_once(eval);
     let fname = format!("math.{name}");
     check_positional(&fname, args, kwargs, 1, 1)?;
     let v = args[0];
@@ -97,10 +100,10 @@ fn to_int<'v>(
         anyhow::bail!("{fname}: cannot convert float {} to integer", float_text(x));
     }
     if (-9.2e18..=9.2e18).contains(&x) {
-        return Ok(heap.alloc(x as i64));
+        return Ok(eval.heap().alloc(x as i64));
     }
     match BigInt::from_str(&format!("{x:.0}")) {
-        Ok(i) => Ok(heap.alloc(i)),
+        Ok(i) => Ok(eval.heap().alloc(i)),
         Err(_) => anyhow::bail!("{fname}: cannot convert float {} to integer", float_text(x)),
     }
 }
@@ -184,218 +187,247 @@ fn members(builder: &mut GlobalsBuilder) {
     fn ceil<'v>(
         #[starlark(args)] args: Args<'v>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
-        heap: Heap<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<Value<'v>> {
-        to_int("ceil", &args.items, &kwargs, heap, f64::ceil)
+        to_int(eval, "ceil", &args.items, &kwargs, f64::ceil)
     }
 
     /// Largest integer ≤ x (an int).
     fn floor<'v>(
         #[starlark(args)] args: Args<'v>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
-        heap: Heap<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<Value<'v>> {
-        to_int("floor", &args.items, &kwargs, heap, f64::floor)
+        to_int(eval, "floor", &args.items, &kwargs, f64::floor)
     }
 
     /// x with the sign of y.
     fn copysign<'v>(
         #[starlark(args)] args: Args<'v>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<f64> {
-        binary("copysign", &args.items, &kwargs, f64::copysign)
+        binary(eval, "copysign", &args.items, &kwargs, f64::copysign)
     }
 
     /// Absolute value, as a float.
     fn fabs<'v>(
         #[starlark(args)] args: Args<'v>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<f64> {
-        unary("fabs", &args.items, &kwargs, f64::abs)
+        unary(eval, "fabs", &args.items, &kwargs, f64::abs)
     }
 
     /// Floating-point remainder of x/y with the sign of x (C `fmod`).
     fn r#mod<'v>(
         #[starlark(args)] args: Args<'v>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<f64> {
-        binary("mod", &args.items, &kwargs, |x, y| x % y)
+        binary(eval, "mod", &args.items, &kwargs, |x, y| x % y)
     }
 
     /// x to the power y.
     fn pow<'v>(
         #[starlark(args)] args: Args<'v>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<f64> {
-        binary("pow", &args.items, &kwargs, f64::powf)
+        binary(eval, "pow", &args.items, &kwargs, f64::powf)
     }
 
     /// IEEE 754 remainder of x/y.
     fn remainder<'v>(
         #[starlark(args)] args: Args<'v>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<f64> {
-        binary("remainder", &args.items, &kwargs, remainder)
+        binary(eval, "remainder", &args.items, &kwargs, remainder)
     }
 
     /// Nearest integer (half away from zero), as a float.
     fn round<'v>(
         #[starlark(args)] args: Args<'v>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<f64> {
-        unary("round", &args.items, &kwargs, f64::round)
+        unary(eval, "round", &args.items, &kwargs, f64::round)
     }
 
     /// e to the power x.
     fn exp<'v>(
         #[starlark(args)] args: Args<'v>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<f64> {
-        unary("exp", &args.items, &kwargs, f64::exp)
+        unary(eval, "exp", &args.items, &kwargs, f64::exp)
     }
 
     /// Square root.
     fn sqrt<'v>(
         #[starlark(args)] args: Args<'v>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<f64> {
-        unary("sqrt", &args.items, &kwargs, f64::sqrt)
+        unary(eval, "sqrt", &args.items, &kwargs, f64::sqrt)
     }
 
     /// Arc cosine, in radians.
     fn acos<'v>(
         #[starlark(args)] args: Args<'v>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<f64> {
-        unary("acos", &args.items, &kwargs, f64::acos)
+        unary(eval, "acos", &args.items, &kwargs, f64::acos)
     }
 
     /// Arc sine, in radians.
     fn asin<'v>(
         #[starlark(args)] args: Args<'v>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<f64> {
-        unary("asin", &args.items, &kwargs, f64::asin)
+        unary(eval, "asin", &args.items, &kwargs, f64::asin)
     }
 
     /// Arc tangent, in radians.
     fn atan<'v>(
         #[starlark(args)] args: Args<'v>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<f64> {
-        unary("atan", &args.items, &kwargs, f64::atan)
+        unary(eval, "atan", &args.items, &kwargs, f64::atan)
     }
 
     /// Arc tangent of y/x, using the signs of both for the quadrant.
     fn atan2<'v>(
         #[starlark(args)] args: Args<'v>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<f64> {
-        binary("atan2", &args.items, &kwargs, f64::atan2)
+        binary(eval, "atan2", &args.items, &kwargs, f64::atan2)
     }
 
     /// Cosine of x radians.
     fn cos<'v>(
         #[starlark(args)] args: Args<'v>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<f64> {
-        unary("cos", &args.items, &kwargs, f64::cos)
+        unary(eval, "cos", &args.items, &kwargs, f64::cos)
     }
 
     /// sqrt(x*x + y*y), avoiding overflow.
     fn hypot<'v>(
         #[starlark(args)] args: Args<'v>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<f64> {
-        binary("hypot", &args.items, &kwargs, f64::hypot)
+        binary(eval, "hypot", &args.items, &kwargs, f64::hypot)
     }
 
     /// Sine of x radians.
     fn sin<'v>(
         #[starlark(args)] args: Args<'v>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<f64> {
-        unary("sin", &args.items, &kwargs, f64::sin)
+        unary(eval, "sin", &args.items, &kwargs, f64::sin)
     }
 
     /// Tangent of x radians.
     fn tan<'v>(
         #[starlark(args)] args: Args<'v>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<f64> {
-        unary("tan", &args.items, &kwargs, f64::tan)
+        unary(eval, "tan", &args.items, &kwargs, f64::tan)
     }
 
     /// Radians to degrees.
     fn degrees<'v>(
         #[starlark(args)] args: Args<'v>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<f64> {
-        unary("degrees", &args.items, &kwargs, |x| x * DEGREES_PER_RADIAN)
+        unary(eval, "degrees", &args.items, &kwargs, |x| {
+            x * DEGREES_PER_RADIAN
+        })
     }
 
     /// Degrees to radians.
     fn radians<'v>(
         #[starlark(args)] args: Args<'v>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<f64> {
-        unary("radians", &args.items, &kwargs, |x| x * RADIANS_PER_DEGREE)
+        unary(eval, "radians", &args.items, &kwargs, |x| {
+            x * RADIANS_PER_DEGREE
+        })
     }
 
     /// Inverse hyperbolic cosine.
     fn acosh<'v>(
         #[starlark(args)] args: Args<'v>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<f64> {
-        unary("acosh", &args.items, &kwargs, f64::acosh)
+        unary(eval, "acosh", &args.items, &kwargs, f64::acosh)
     }
 
     /// Inverse hyperbolic sine.
     fn asinh<'v>(
         #[starlark(args)] args: Args<'v>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<f64> {
-        unary("asinh", &args.items, &kwargs, f64::asinh)
+        unary(eval, "asinh", &args.items, &kwargs, f64::asinh)
     }
 
     /// Inverse hyperbolic tangent.
     fn atanh<'v>(
         #[starlark(args)] args: Args<'v>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<f64> {
-        unary("atanh", &args.items, &kwargs, f64::atanh)
+        unary(eval, "atanh", &args.items, &kwargs, f64::atanh)
     }
 
     /// Hyperbolic cosine.
     fn cosh<'v>(
         #[starlark(args)] args: Args<'v>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<f64> {
-        unary("cosh", &args.items, &kwargs, f64::cosh)
+        unary(eval, "cosh", &args.items, &kwargs, f64::cosh)
     }
 
     /// Hyperbolic sine.
     fn sinh<'v>(
         #[starlark(args)] args: Args<'v>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<f64> {
-        unary("sinh", &args.items, &kwargs, f64::sinh)
+        unary(eval, "sinh", &args.items, &kwargs, f64::sinh)
     }
 
     /// Hyperbolic tangent.
     fn tanh<'v>(
         #[starlark(args)] args: Args<'v>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<f64> {
-        unary("tanh", &args.items, &kwargs, f64::tanh)
+        unary(eval, "tanh", &args.items, &kwargs, f64::tanh)
     }
 
     /// Logarithm of x in the given base (natural logarithm by default).
     fn log<'v>(
         #[starlark(args)] args: Args<'v>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<f64> {
-        warn_once();
+        warn_once(eval);
         const F: &str = "math.log";
         let params = bind_params(F, &["x", "base"], &args.items, &kwargs)?;
         let x = params.required(0)?;
@@ -416,8 +448,9 @@ fn members(builder: &mut GlobalsBuilder) {
     fn gamma<'v>(
         #[starlark(args)] args: Args<'v>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<f64> {
-        unary("gamma", &args.items, &kwargs, gamma)
+        unary(eval, "gamma", &args.items, &kwargs, gamma)
     }
 }
 

@@ -12,7 +12,7 @@ mod common;
 mod digest;
 mod ip;
 pub mod json;
-mod math;
+pub mod math;
 pub mod module;
 pub mod overlay;
 mod regexp;

@@ -182,10 +182,10 @@ pub fn validate_value<'v>(
     Ok(report)
 }
 
-/// Validates output documents and reports: warnings go to stderr; violations are the
-/// error.
+/// Validates output documents and reports: warnings go to the run's messages;
+/// violations are the error.
 pub fn check_documents(rt: &Runtime, docs: &[&DocSet]) -> anyhow::Result<()> {
-    with_evaluator(rt, |eval| validate_documents(docs, eval))?.finish()
+    with_evaluator(rt, |eval| validate_documents(docs, eval))?.finish(&rt.messages)
 }
 
 /// A node that carries validation annotations.

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use anyhow::anyhow;
 
 use super::rules::Violation;
+use crate::eval::runtime::Messages;
 use crate::yaml::Pos;
 
 /// What was validated: names the report's header.
@@ -102,10 +103,10 @@ impl Report {
         ))
     }
 
-    /// Prints the warnings on stderr; the violations, if any, are the error.
-    pub fn finish(self) -> anyhow::Result<()> {
+    /// Gives the warnings to the run's messages; the violations, if any, are the error.
+    pub fn finish(self, messages: &Messages) -> anyhow::Result<()> {
         if let Some(w) = self.warning_text() {
-            eprintln!("{w}");
+            messages.line(&w);
         }
         match self.error_text() {
             Some(e) => Err(anyhow!(e)),

@@ -74,7 +74,9 @@ impl ValuesStage {
         if self.validation_disabled {
             return Ok(());
         }
-        crate::validations::validate_values(&self.values, self.doc_meta.as_ref(), eval)?.finish()
+        let messages = crate::eval::runtime::messages_of(eval);
+        crate::validations::validate_values(&self.values, self.doc_meta.as_ref(), eval)?
+            .finish(&messages)
     }
 }
 

@@ -42,6 +42,8 @@ pub struct RenderOptions {
     pub disable_values_validation: bool,
     /// `--output-disable-validation`
     pub disable_output_validation: bool,
+    /// Where `print()` output and warnings go as they happen.
+    pub messages: crate::eval::runtime::Messages,
 }
 
 /// What a run produced, one entry per output file, in output order.
@@ -78,6 +80,7 @@ pub fn render(mut opts: RenderOptions, files: Vec<InputFile>) -> anyhow::Result<
     let files: Vec<Arc<InputFile>> = files.into_iter().map(Arc::new).collect();
     let mut rt = Runtime::new();
     rt.aliases = opts.aliases.clone();
+    rt.messages = opts.messages.clone();
     let library = Arc::new(Library::root(&files));
     let settings = Settings {
         compile: CompileOptions {

@@ -1,0 +1,155 @@
+//! The engine used as a library, in process: files in memory in, documents and messages
+//! out (`ytt::workspace::render`), with nothing shared between runs.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use ytt::eval::runtime::Messages;
+use ytt::files::InputFile;
+use ytt::workspace::{render, OutputContent, RenderOptions};
+use ytt::yaml::emit::yaml_docset;
+
+/// Renders `files`; returns the YAML of every output file and the run's messages.
+fn run(files: &[(&str, &str)]) -> (String, String) {
+    let messages = Rc::new(RefCell::new(Vec::new()));
+    let sink = messages.clone();
+    let opts = RenderOptions {
+        messages: Messages::new(move |bytes| sink.borrow_mut().extend_from_slice(bytes)),
+        ..RenderOptions::default()
+    };
+    let inputs = files
+        .iter()
+        .map(|(name, text)| InputFile::new(*name, text.as_bytes().to_vec()))
+        .collect();
+    let rendered = render(opts, inputs).expect("the run succeeds");
+    let mut yaml = String::new();
+    for out in &rendered.outputs {
+        if let OutputContent::Yaml(ds) = &out.content {
+            yaml_docset(ds, &mut yaml);
+        }
+    }
+    let messages = String::from_utf8(messages.take()).expect("UTF-8 messages");
+    (yaml, messages)
+}
+
+const PRINTS: &str = "#@ load(\"@ytt:math\", \"math\")\n\
+                      #@ print(\"first\")\n\
+                      a: #@ math.floor(1.5)\n\
+                      #@ print(\"second\")\n\
+                      b: #@ math.ceil(1.5)\n";
+
+#[test]
+fn prints_and_warnings_are_messages_in_the_order_they_happen() {
+    let (yaml, messages) = run(&[("t.yml", PRINTS)]);
+    assert_eq!(yaml, "a: 1\nb: 2\n");
+    assert_eq!(
+        messages,
+        format!("first\n{}\nsecond\n", ytt::stdlib::math::WARNING)
+    );
+}
+
+#[test]
+fn every_run_gives_its_own_warnings() {
+    // the math warning is once per run, not once per process
+    for _ in 0..2 {
+        let (_, messages) = run(&[("t.yml", PRINTS)]);
+        assert_eq!(
+            messages
+                .matches("Warning: a function from the @ytt:math")
+                .count(),
+            1
+        );
+    }
+}
+
+#[test]
+fn a_warn_rule_that_fails_is_a_message() {
+    let schema = "#@data/values-schema\n---\n#@schema/validation (\"big\", lambda v: v > 5), warn=True\nport: 1\n";
+    let tpl = "#@ load(\"@ytt:data\", \"data\")\nport: #@ data.values.port\n";
+    let (yaml, messages) = run(&[("schema.yml", schema), ("t.yml", tpl)]);
+    assert_eq!(yaml, "port: 1\n");
+    assert!(
+        messages.starts_with("Warning: Validating final data values:\n  port\n"),
+        "{messages}"
+    );
+}
+
+/// Two different projects: libraries, data values, overlays, a Starlark module and file
+/// names in common.
+fn project(n: usize) -> Vec<(String, String)> {
+    let mut files = vec![
+        (
+            "values.yml".to_owned(),
+            format!("#@data/values\n---\nname: app-{n}\nreplicas: {n}\nitems: [a, b, c]\n"),
+        ),
+        (
+            "helpers.star".to_owned(),
+            format!("def label(x):\n  return \"{n}-\" + x\nend\n"),
+        ),
+        (
+            "config.yml".to_owned(),
+            "#@ load(\"@ytt:data\", \"data\")\n\
+             #@ load(\"helpers.star\", \"label\")\n\
+             #@ for i in range(50):\n\
+             ---\n\
+             name: #@ label(data.values.name + \"-\" + str(i))\n\
+             replicas: #@ data.values.replicas * i\n\
+             items: #@ [label(x) for x in data.values.items]\n\
+             #@ end\n"
+                .to_owned(),
+        ),
+        (
+            "overlay.yml".to_owned(),
+            "#@ load(\"@ytt:overlay\", \"overlay\")\n\
+             #@overlay/match by=overlay.all, expects=\"1+\"\n\
+             ---\n\
+             #@overlay/match missing_ok=True\n\
+             extra: true\n"
+                .to_owned(),
+        ),
+    ];
+    if n.is_multiple_of(2) {
+        files.push(("_ytt_lib/lib/t.yml".to_owned(), format!("lib: {n}\n")));
+        files.push((
+            "lib.yml".to_owned(),
+            "#@ load(\"@ytt:library\", \"library\")\n\
+             #@ load(\"@ytt:template\", \"template\")\n\
+             --- #@ template.replace(library.get(\"lib\").eval())\n"
+                .to_owned(),
+        ));
+    }
+    files
+}
+
+fn run_project(n: usize) -> (String, String) {
+    let files = project(n);
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    run(&refs)
+}
+
+#[test]
+fn two_projects_render_concurrently_as_they_do_alone() {
+    let alone: Vec<_> = (0..4).map(run_project).collect();
+    assert!(alone[1].0.contains("name: 1-app-1-49"), "{}", alone[1].0);
+    assert!(alone[2].0.contains("lib: 2"), "{}", alone[2].0);
+    for _ in 0..3 {
+        let together: Vec<_> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..4)
+                .map(|n| {
+                    std::thread::Builder::new()
+                        .stack_size(8 << 20)
+                        .spawn_scoped(s, move || run_project(n))
+                        .expect("a thread")
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("no panic"))
+                .collect()
+        });
+        assert_eq!(together, alone);
+    }
+}
