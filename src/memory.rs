@@ -10,7 +10,7 @@
 
 use std::alloc::{GlobalAlloc, Layout};
 use std::io::Write;
-use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Blocks from this size on are counted.
 const COUNTED_FROM: usize = 4096;
@@ -32,7 +32,7 @@ fn physical_memory() -> Option<usize> {
 }
 
 /// Bytes held in large blocks from which a run is large: from then on the process may use
-/// transparent huge pages (see [`HugePages`]). Renders near the median real-world one stay
+/// transparent huge pages (see [`start_with_small_pages`]). Renders near the median real-world one stay
 /// below (`package --scale 0.05`, `many-files`, `package-inspect` peak between 2 and
 /// 4 MiB); `package` passes it as it parses, the Starlark-heavy workloads early.
 const LARGE_RUN: usize = 4 << 20;
@@ -42,13 +42,16 @@ static COUNTED: AtomicUsize = AtomicUsize::new(0);
 /// The next count at which [`Budgeted`] looks up: the budget, or before it the size of a
 /// large run while huge pages are still to be allowed. One comparison on the counted path.
 static WATERMARK: AtomicUsize = AtomicUsize::new(LARGE_RUN);
-static HUGE_PAGES: AtomicU8 = AtomicU8::new(HugePages::Unused as u8);
+/// Huge pages were disabled at start and are to be allowed when the run is large (see
+/// [`start_with_small_pages`]); false when they are not managed (not Linux, or the
+/// process was started with them disabled) or already allowed.
+static HUGE_PAGES_PENDING: AtomicBool = AtomicBool::new(false);
 
 /// Sets the budget in bytes (`--max-memory`); 0 means no limit.
 pub fn set_limit(bytes: usize) {
     let limit = if bytes == 0 { usize::MAX } else { bytes };
     LIMIT.store(limit, Ordering::Relaxed);
-    let pending = HUGE_PAGES.load(Ordering::Relaxed) == HugePages::Pending as u8;
+    let pending = HUGE_PAGES_PENDING.load(Ordering::Relaxed);
     WATERMARK.store(
         if pending { limit.min(LARGE_RUN) } else { limit },
         Ordering::Relaxed,
@@ -120,50 +123,32 @@ fn crossed(now: usize) {
     if now > limit {
         exceeded();
     }
-    if HUGE_PAGES
-        .compare_exchange(
-            HugePages::Pending as u8,
-            HugePages::Allowed as u8,
-            Ordering::Relaxed,
-            Ordering::Relaxed,
-        )
-        .is_ok()
-    {
+    if HUGE_PAGES_PENDING.swap(false, Ordering::Relaxed) {
         set_huge_pages(true);
     }
     WATERMARK.store(limit, Ordering::Relaxed);
 }
 
-/// Transparent huge pages, decided per run (Linux; elsewhere they stay `Unused`).
+/// Disables transparent huge pages until the run is large. Call before the first
+/// allocation (the binary does it from `.init_array`, before mimalloc's constructor); a
+/// process started with huge pages disabled keeps them disabled.
 ///
 /// mimalloc asks for huge pages on its whole arena. A page fault costs 1–4 µs per 4 KiB
 /// page on this project's machines and much less per 4 KiB of a 2 MiB page, but a small
 /// run touches a few bytes of many 2 MiB pages: with them `package --scale 0.05` peaks at
 /// 22 MiB, without at 13.4 MiB (the reference: 19 MiB), `a: 1` at 14.4 and 8.8 MiB, in
 /// the same time; without them the large workloads take up to 45 % longer. So a run
-/// starts without huge pages ([`start_with_small_pages`]) and allows them once it holds
+/// starts without huge pages and allows them once it holds
 /// [`LARGE_RUN`] bytes in large blocks: memory faulted before stays in small pages,
 /// every fresh 2 MiB range after is one fault.
-#[repr(u8)]
-enum HugePages {
-    /// Not managed: not Linux, or the process was started with them disabled.
-    Unused,
-    /// Disabled at start, to be allowed when the run is large.
-    Pending,
-    Allowed,
-}
-
-/// Disables transparent huge pages until the run is large. Call before the first
-/// allocation (the binary does it from `.init_array`, before mimalloc's constructor); a
-/// process started with huge pages disabled keeps them disabled.
 pub fn start_with_small_pages() {
     #[cfg(target_os = "linux")]
     // SAFETY: PR_GET_THP_DISABLE reads a flag of this process.
     if unsafe { libc::prctl(libc::PR_GET_THP_DISABLE, 0, 0, 0, 0) } == 0 {
-        HUGE_PAGES.store(HugePages::Pending as u8, Ordering::Relaxed);
+        HUGE_PAGES_PENDING.store(true, Ordering::Relaxed);
         set_huge_pages(false);
     }
-    if HUGE_PAGES.load(Ordering::Relaxed) != HugePages::Pending as u8 {
+    if !HUGE_PAGES_PENDING.load(Ordering::Relaxed) {
         WATERMARK.store(LIMIT.load(Ordering::Relaxed), Ordering::Relaxed);
     }
 }

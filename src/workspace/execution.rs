@@ -112,10 +112,14 @@ pub fn library_values(
         .collect();
     let mut parsed = parse_yaml_files(rt, &templates, settings.strict).into_iter();
     for f in &lib.files {
-        if is_template(&f.file) {
-            let ds = parsed
-                .next()
-                .unwrap_or_else(|| parse_yaml(rt, &f.file, settings.strict))?;
+        // one parse per template file, in order; files without one are parsed when output
+        let parse = if is_template(&f.file) {
+            parsed.next()
+        } else {
+            None
+        };
+        if let Some(ds) = parse {
+            let ds = ds?;
             values::check_annotation_placement(&f.file.rel_path, &ds)?;
             let has_schema = ds.docs.iter().any(values::is_schema_doc);
             if has_schema {

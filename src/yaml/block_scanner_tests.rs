@@ -576,6 +576,26 @@ fn corpus_files_match_saphyr() {
     assert!(taken > 100, "fast path taken for only {taken} files");
 }
 
+/// One to eight of `lines`, each at one of `indents` (sometimes with a trailing space),
+/// mostly ending in a line break.
+fn line_soup(r: &mut Lcg, lines: &[&str], indents: &[usize]) -> String {
+    let n = 1 + r.below(8);
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        let indent = indents[r.below(indents.len())];
+        let mut l = format!("{}{}", " ".repeat(indent), r.pick(lines));
+        if r.chance(5) {
+            l.push(' ');
+        }
+        out.push(l);
+    }
+    let mut text = out.join("\n");
+    if r.chance(70) {
+        text.push('\n');
+    }
+    text
+}
+
 /// Lines of the subset at random indents, mostly not well-formed: whatever saphyr
 /// makes of them (or rejects), the fast path must agree or give up.
 #[test]
@@ -590,20 +610,7 @@ fn random_line_soup_matches_saphyr() {
     let total = env_or("SOUP_N", 20000) as usize;
     let mut taken = 0;
     for _ in 0..total {
-        let n = 1 + r.below(8);
-        let mut lines = Vec::with_capacity(n);
-        for _ in 0..n {
-            let indent = [0, 0, 0, 1, 2, 2, 3, 4][r.below(8)];
-            let mut l = format!("{}{}", " ".repeat(indent), r.pick(LINES));
-            if r.chance(5) {
-                l.push(' ');
-            }
-            lines.push(l);
-        }
-        let mut text = lines.join("\n");
-        if r.chance(70) {
-            text.push('\n');
-        }
+        let text = line_soup(&mut r, LINES, &[0, 0, 0, 1, 2, 2, 3, 4]);
         if check(&text) {
             taken += 1;
         }
@@ -724,20 +731,6 @@ fn saphyr_fast_paths_agree_with_char_by_char_on_random_lines() {
     ];
     let mut r = Lcg(env_or("SAPHYR_SEED", 7));
     for _ in 0..env_or("SAPHYR_N", 20000) {
-        let n = 1 + r.below(8);
-        let mut lines = Vec::with_capacity(n);
-        for _ in 0..n {
-            let indent = [0, 0, 1, 2, 2, 3, 4, 6][r.below(8)];
-            let mut l = format!("{}{}", " ".repeat(indent), r.pick(LINES));
-            if r.chance(5) {
-                l.push(' ');
-            }
-            lines.push(l);
-        }
-        let mut text = lines.join("\n");
-        if r.chance(70) {
-            text.push('\n');
-        }
-        same_with_and_without_fast_paths(&text);
+        same_with_and_without_fast_paths(&line_soup(&mut r, LINES, &[0, 0, 1, 2, 2, 3, 4, 6]));
     }
 }

@@ -201,3 +201,14 @@ pub fn trim_lines(s: &str) -> String {
     }
     lines.join("\n") + "\n"
 }
+
+/// A map whose aliases expand to about 1.1 million nodes (six levels of ten): under the
+/// run's alias budget (5 million) alone, not five times.
+pub fn alias_expansion() -> String {
+    let mut text = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+    for i in 1..6 {
+        let refs = vec![format!("*a{}", i - 1); 10].join(", ");
+        text.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
+    }
+    text
+}
