@@ -13,6 +13,7 @@ use starlark::syntax::AstModule;
 use ytt::template::{compile_starlark, compile_text, compile_yaml, CompileOptions};
 use ytt::yaml::emit::{json_docset, pos_docset, yaml_docset};
 use ytt::yaml::parser::{parse, ParseOptions};
+use ytt::yaml::pieces;
 
 /// Runs `f` on a thread with the binary's stack, passing a panic on.
 fn on_run_stack<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
@@ -92,20 +93,34 @@ extern "C" fn on_fault(_: libc::c_int) {
 
 /// Target `yaml`: the parser on any text (lossily decoded, as the CLI refuses non-UTF-8
 /// YAML before parsing), plain and `--strict`; what parses is emitted as YAML, JSON and
-/// `pos`, and the YAML emitted must parse again (but for the reference's `<<`).
+/// `pos`, and the YAML emitted must parse again (but for the reference's `<<`). The text
+/// cut before every document start (`ytt::yaml::pieces`) must, whenever its pieces
+/// join, give what one parse gives.
 pub fn yaml(data: &[u8]) {
     let text = String::from_utf8_lossy(data).into_owned();
     on_run_stack(move || {
         let name: Arc<str> = Arc::from("fuzz.yml");
         for strict in [false, true] {
-            let Ok(ds) = parse(
-                &text,
-                &name,
-                &ParseOptions {
-                    strict,
-                    ..ParseOptions::default()
-                },
-            ) else {
+            let opts = ParseOptions {
+                strict,
+                ..ParseOptions::default()
+            };
+            let whole = parse(&text, &name, &opts);
+            let pieces: Result<Vec<_>, _> = pieces::cut(&text, 1)
+                .into_iter()
+                .map(|r| pieces::parse_piece(&text, r, &name, &opts))
+                .collect();
+            if let Some(joined) = pieces.ok().and_then(pieces::join) {
+                match &whole {
+                    Ok(ds) => assert_eq!(
+                        format!("{joined:?}"),
+                        format!("{ds:?}"),
+                        "pieces of\n{text}"
+                    ),
+                    Err(e) => panic!("pieces join, one parse fails ({e}):\n{text}"),
+                }
+            }
+            let Ok(ds) = whole else {
                 continue;
             };
             let mut out = String::new();

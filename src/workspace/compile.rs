@@ -1,5 +1,6 @@
 //! Reading and compiling a library's files.
 
+use std::ops::Range;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -15,6 +16,7 @@ use crate::template::{
     needs_no_evaluation, CompileError, CompileOptions, CompiledTemplate,
 };
 use crate::yaml::parser::{dedup_last_wins_deep, parse, AliasBudget, ParseOptions};
+use crate::yaml::pieces::{cut, join, parse_piece, Piece};
 use crate::yaml::{DocSet, Node};
 
 /// A file ready to evaluate, or plain YAML needing none.
@@ -41,42 +43,68 @@ fn parse_with(file: &InputFile, strict: bool, aliases: &AliasBudget) -> anyhow::
 /// Below this many bytes of YAML, a second thread costs more than it saves.
 const PARALLEL_FROM: usize = 64 << 10;
 
+/// Pieces of a large file are at least this large (`yaml::pieces`).
+const PIECE_MIN: usize = 64 << 10;
+
 /// Stack of a parsing thread: the parser's nesting is bounded (`yaml::parser::MAX_DEPTH`).
 const PARSE_STACK: usize = 64 << 20;
 
 /// Parses YAML files as [`parse_yaml`] does one after the other, on every core.
 ///
-/// The results are the same, in the same order: a file parsed aside uses an alias budget
-/// of its own, and is taken only if the run's budget, spent in file order, holds what it
-/// copied; any other file (one that failed, or would exceed the budget) is parsed again
-/// here in order, with the run's budget, so that errors are the ones a serial parse gives.
+/// Large files are cut into pieces at document starts (`yaml::pieces`), so that one
+/// large file, too, takes every core; the pieces parse largest first. The results are
+/// the same, in the same order: a piece is parsed with an alias budget of its own, and a
+/// file's pieces are taken only if they join and the run's budget, spent in file order,
+/// holds what they copied; any other file (one that failed, or would exceed the budget)
+/// is parsed again here in order, with the run's budget, so that errors are the ones a
+/// serial parse gives.
 pub(crate) fn parse_yaml_files(
     rt: &Runtime,
     files: &[&InputFile],
     strict: bool,
 ) -> Vec<anyhow::Result<DocSet>> {
     let bytes: usize = files.iter().map(|f| f.data.len()).sum();
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(files.len()));
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     if bytes < PARALLEL_FROM || threads < 2 {
         return files.iter().map(|f| parse_yaml(rt, f, strict)).collect();
     }
+    let piece_size = PIECE_MIN.max(bytes / (threads * 4));
+    // (file, text, pieces); a file that is not UTF-8 is left to the serial pass
+    let texts: Vec<Option<(Cow<'_, str>, Arc<str>)>> = files
+        .iter()
+        .map(|f| Some((text_of(f).ok()?, Arc::from(f.rel_path.as_str()))))
+        .collect();
+    let mut units: Vec<(usize, usize, Range<usize>)> = Vec::new();
+    let mut slots: Vec<Vec<Option<(Piece, usize)>>> = Vec::with_capacity(files.len());
+    for (i, t) in texts.iter().enumerate() {
+        let ranges = t
+            .as_ref()
+            .map_or(Vec::new(), |(src, _)| cut(src, piece_size));
+        slots.push(ranges.iter().map(|_| None).collect());
+        units.extend(ranges.into_iter().enumerate().map(|(k, r)| (i, k, r)));
+    }
+    units.sort_by_key(|(_, _, r)| std::cmp::Reverse(r.len()));
     let next = AtomicUsize::new(0);
     let parse_some = || {
         let mut done = Vec::new();
         loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(file) = files.get(i) else {
+            let Some((i, k, range)) = units.get(next.fetch_add(1, Ordering::Relaxed)) else {
                 return done;
             };
-            let own = AliasBudget::default();
-            let result = parse_with(file, strict, &own);
-            done.push((i, result.map(|ds| (ds, own.spent()))));
+            let Some((src, name)) = &texts[*i] else {
+                continue;
+            };
+            let opts = ParseOptions {
+                strict,
+                aliases: AliasBudget::default(),
+            };
+            if let Ok(piece) = parse_piece(src, range.clone(), name, &opts) {
+                done.push((*i, *k, piece, opts.aliases.spent()));
+            }
         }
     };
-    let mut slots: Vec<Option<anyhow::Result<(DocSet, usize)>>> =
-        files.iter().map(|_| None).collect();
     std::thread::scope(|s| {
-        let helpers: Vec<_> = (1..threads)
+        let helpers: Vec<_> = (1..threads.min(units.len()))
             .filter_map(|_| {
                 std::thread::Builder::new()
                     .name("ytt-parse".into())
@@ -90,16 +118,24 @@ pub(crate) fn parse_yaml_files(
             // a helper that panicked leaves its files to the serial pass below
             done.extend(h.join().unwrap_or_default());
         }
-        for (i, r) in done {
-            slots[i] = Some(r);
+        for (i, k, piece, copied) in done {
+            slots[i][k] = Some((piece, copied));
         }
     });
     slots
         .into_iter()
         .zip(files)
-        .map(|(slot, file)| match slot {
-            Some(Ok((ds, copied))) if rt.aliases.try_spend(copied) => Ok(ds),
-            _ => parse_yaml(rt, file, strict),
+        .map(|(pieces, file)| {
+            let pieces: Option<Vec<(Piece, usize)>> = pieces.into_iter().collect();
+            let joined = pieces.and_then(|ps| {
+                let copied = ps.iter().map(|(_, c)| c).sum();
+                let ds = join(ps.into_iter().map(|(p, _)| p).collect())?;
+                Some((ds, copied))
+            });
+            match joined {
+                Some((ds, copied)) if rt.aliases.try_spend(copied) => Ok(ds),
+                _ => parse_yaml(rt, file, strict),
+            }
         })
         .collect()
 }

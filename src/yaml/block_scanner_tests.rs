@@ -6,6 +6,7 @@ use std::path::Path;
 use saphyr_parser::Parser;
 
 use super::*;
+use crate::yaml::test_support::{corpus_yaml_files, Lcg};
 
 type Events<'a> = Vec<(Event<'a>, Span)>;
 
@@ -291,27 +292,6 @@ fn env_or(name: &str, default: u64) -> u64 {
     std::env::var(name).map_or(default, |v| v.parse().expect("a number"))
 }
 
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-    fn pick<'s>(&mut self, xs: &[&'s str]) -> &'s str {
-        xs[self.below(xs.len())]
-    }
-}
-
 const WORDS: &[&str] = &[
     "a",
     "key",
@@ -535,28 +515,10 @@ fn random_subset_yaml_matches_saphyr() {
 // Real files
 // ---------------------------------------------------------------------------------------
 
-fn yaml_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = rd.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            yaml_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "yml" || e == "yaml") {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn corpus_files_match_saphyr() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    for d in ["../shared/conformance/cases", "tests", "examples"] {
-        yaml_files(&root.join(d), &mut files);
-    }
+    let files = corpus_yaml_files();
     let mut taken = 0;
     for f in &files {
         let Ok(text) = std::fs::read_to_string(f) else {
@@ -684,11 +646,7 @@ fn saphyr_fast_paths_agree_with_char_by_char_on_edge_cases() {
 
 #[test]
 fn saphyr_fast_paths_agree_with_char_by_char_on_corpus_files() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    for d in ["../shared/conformance/cases", "tests", "examples"] {
-        yaml_files(&root.join(d), &mut files);
-    }
+    let files = corpus_yaml_files();
     assert!(files.len() > 100, "{} files", files.len());
     for f in &files {
         if let Ok(text) = std::fs::read_to_string(f) {

@@ -5,6 +5,9 @@ mod block_scanner;
 pub mod emit;
 pub mod node;
 pub mod parser;
+pub mod pieces;
 pub mod scalar;
+#[cfg(test)]
+mod test_support;
 
 pub use node::*;

@@ -108,23 +108,44 @@ const MAX_ALIAS_NODES: usize = 5_000_000;
 /// How many spots go-yaml accepts but saphyr rejects are patched (a tab after `:`,
 /// quoted or flow lines indented less than saphyr wants); each patch keeps line numbers
 /// and values unchanged, and costs one more parse of the text.
-const MAX_PATCHES: usize = 32;
+pub(super) const MAX_PATCHES: usize = 32;
 
 /// Parse a YAML stream (all documents of one file).
 pub fn parse(src: &str, file: &Arc<str>, opts: &ParseOptions) -> Result<DocSet, YamlError> {
+    parse_counted(src, file, opts).map(|p| p.ds)
+}
+
+/// A parse, with what `yaml::pieces` needs to join parses of parts of a stream.
+pub(super) struct Parsed {
+    pub ds: DocSet,
+    /// How many patches it took (at most [`MAX_PATCHES`] for a whole file).
+    pub patches: usize,
+    /// The text had no document: `ds` holds the one null document an empty file gives.
+    pub padded: bool,
+    /// The last document's root is a block scalar: at indentation 0 it takes in a
+    /// following `---` line (saphyr ends it only at `...`), so text after the end could
+    /// have continued it.
+    pub open_end: bool,
+}
+
+pub(super) fn parse_counted(
+    src: &str,
+    file: &Arc<str>,
+    opts: &ParseOptions,
+) -> Result<Parsed, YamlError> {
     check_characters(src)?;
     // Plain block YAML takes the fast path. It gives up on anything else; errors, too,
     // are left to saphyr, whose events decide their wording and position (the fast
     // events are saphyr's only once the whole text is in the subset).
-    if let Ok(ds) = parse_once(BlockScanner::new(src), src, file, opts) {
-        return Ok(ds);
+    if let Ok(p) = parse_once(BlockScanner::new(src), src, file, opts) {
+        return Ok(p);
     }
     let mut patched: Option<String> = None;
     let mut first_err: Option<YamlError> = None;
-    for _ in 0..=MAX_PATCHES {
+    for patches in 0..=MAX_PATCHES {
         let text = patched.as_deref().unwrap_or(src);
         match parse_once(Parser::new_from_str(text), text, file, opts) {
-            Ok(ds) => return Ok(ds),
+            Ok(p) => return Ok(Parsed { patches, ..p }),
             Err(Failure::Yaml(e)) => return Err(e),
             Err(Failure::Retry(t, e)) => {
                 first_err.get_or_insert(e);
@@ -596,6 +617,8 @@ struct Builder<'a> {
     /// trailing comments waiting for the last item on their line
     pending_trailing: Vec<Comment>,
     doc_count: usize,
+    /// The root of the latest document is a block scalar (see [`Parsed::open_end`]).
+    open_root: bool,
 }
 
 impl<'a> Builder<'a> {
@@ -610,6 +633,7 @@ impl<'a> Builder<'a> {
             pending_own: Vec::new(),
             pending_trailing: Vec::new(),
             doc_count: 0,
+            open_root: false,
         }
     }
 
@@ -973,20 +997,31 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn finish(mut self) -> DocSet {
+    fn finish(mut self) -> Parsed {
         self.flush_trailing(None);
-        if self.docs.is_empty() {
+        let padded = self.docs.is_empty();
+        if padded {
             self.docs
                 .push(Doc::new(Node::Null, Meta::at(Pos::new(self.file, 1))));
         }
-        DocSet {
-            docs: self.docs,
-            meta: Meta {
-                pos: Pos::new(self.file, 0),
-                comments: self.pending_own.into(),
-                ..Meta::default()
+        Parsed {
+            ds: DocSet {
+                docs: self.docs,
+                meta: Meta {
+                    pos: Pos::new(self.file, 0),
+                    comments: self.pending_own.into(),
+                    ..Meta::default()
+                },
             },
+            patches: 0,
+            padded,
+            open_end: self.open_root,
         }
+    }
+
+    /// Whether the next node is a document's root.
+    fn at_root(&self) -> bool {
+        matches!(self.stack.last(), Some(Frame::Doc { .. }))
     }
 }
 
@@ -1130,7 +1165,7 @@ fn parse_once<'a>(
     text: &str,
     file: &Arc<str>,
     opts: &ParseOptions,
-) -> Result<DocSet, Failure> {
+) -> Result<Parsed, Failure> {
     let mut scan = LineScanner::new(text);
     let mut b = Builder::new(file, opts.aliases.left());
     let mut found: Vec<Comment> = Vec::new();
@@ -1185,8 +1220,11 @@ fn parse_once<'a>(
                         Some(t) => core_tag(&t.handle, &t.suffix) == CoreTag::Merge,
                     };
                 let mut value = value.into_owned();
-                // the scanner's buffers are much larger than most scalars
-                value.shrink_to_fit();
+                // a scalar that grew as it was scanned may hold twice its length; below 16
+                // bytes spare, the allocator's size classes give nothing back
+                if value.capacity() - value.len() > 16 {
+                    value.shrink_to_fit();
+                }
                 if bom_pending && span.start.index() == 1 && style == ScalarStyle::Plain {
                     // go-yaml keeps a leading BOM as part of the first scalar
                     value.insert(0, '\u{feff}');
@@ -1210,12 +1248,16 @@ fn parse_once<'a>(
                 if anchor != 0 {
                     b.store_anchor(anchor, &node);
                 }
+                if b.at_root() {
+                    b.open_root = matches!(style, ScalarStyle::Literal | ScalarStyle::Folded);
+                }
                 b.leaf(&mut scan, node, line, merge)?;
                 scan.skip_scalar(style, &span.end);
             }
             Event::Alias(id) => {
                 let name = alias_name_at(text, span.start.index());
                 let node = b.alias(id, &name)?;
+                b.open_root &= !b.at_root();
                 b.leaf(&mut scan, node, line, false)?;
             }
             Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
@@ -1232,6 +1274,7 @@ fn parse_once<'a>(
                     indentless: !is_map && !flow && !at_dash,
                     start: span.start.index(),
                 };
+                b.open_root &= !b.at_root();
                 b.start_collection(&mut scan, is_map, anchor, shape, line)?;
             }
             Event::SequenceEnd | Event::MappingEnd => b.end_collection()?,
