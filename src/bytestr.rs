@@ -47,7 +47,7 @@ fn carried(c: char) -> Option<u8> {
 /// Bytes as text: valid UTF-8 stays as it is, other bytes are carried.
 pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
     if let Ok(s) = std::str::from_utf8(bytes) {
-        if !bytes.contains(&F4) {
+        if !has_f4(bytes) {
             return Cow::Borrowed(s);
         }
     }
@@ -65,7 +65,7 @@ pub fn decode_str(s: &str) -> Cow<'_, str> {
 
 /// [`decode`] of an owned buffer (no copy when it is ordinary UTF-8).
 pub fn decode_vec(bytes: Vec<u8>) -> String {
-    if !bytes.contains(&F4) {
+    if !has_f4(&bytes) {
         match String::from_utf8(bytes) {
             Ok(s) => return s,
             Err(e) => return decode_slow(e.as_bytes()),
@@ -97,7 +97,12 @@ fn decode_slow(bytes: &[u8]) -> String {
 /// Whether `s` may carry bytes (a quick test: false means certainly not).
 #[inline]
 pub fn may_carry(s: &str) -> bool {
-    s.as_bytes().contains(&F4)
+    has_f4(s.as_bytes())
+}
+
+/// Whether `bytes` hold a 0xF4 byte (a vectorized search: inputs are whole files).
+fn has_f4(bytes: &[u8]) -> bool {
+    memchr::memchr(F4, bytes).is_some()
 }
 
 /// Text as the bytes it stands for.

@@ -40,8 +40,10 @@ static STDIN_READ: AtomicBool = AtomicBool::new(false);
 pub const MAX_INPUT_BYTES: u64 = 256 << 20;
 
 /// Reads `r` whole, refusing more than [`MAX_INPUT_BYTES`].
-fn read_limited(mut r: impl Read, name: &str) -> Result<Vec<u8>> {
-    let mut buf = Vec::new();
+/// Reads at most [`MAX_INPUT_BYTES`]; `size` (what the file's metadata says, 0 when
+/// unknown) sizes the buffer, so that a large file is not copied as the buffer grows.
+fn read_limited(mut r: impl Read, name: &str, size: u64) -> Result<Vec<u8>> {
+    let mut buf = Vec::with_capacity(size.min(MAX_INPUT_BYTES) as usize + 1);
     r.by_ref()
         .take(MAX_INPUT_BYTES + 1)
         .read_to_end(&mut buf)
@@ -63,7 +65,7 @@ pub fn read_stdin() -> Result<Vec<u8>> {
             "Standard input has already been read, has the '-' argument been used in more than one flag?"
         );
     }
-    read_limited(std::io::stdin().lock(), "/dev/stdin")
+    read_limited(std::io::stdin().lock(), "/dev/stdin", 0)
 }
 
 /// Reads a file named by an input flag: a symbolic link only when the symlink policy
@@ -161,7 +163,8 @@ fn base_name(path: &str) -> String {
 fn read_file(path: &str) -> Result<Vec<u8>> {
     let f = fs::File::open(path)
         .map_err(|e| anyhow!("Reading file '{path}': {}", go_io_error("open", path, &e)))?;
-    read_limited(f, path).map_err(|e| anyhow!("Reading file '{path}': {e:#}"))
+    let size = f.metadata().map_or(0, |m| m.len());
+    read_limited(f, path, size).map_err(|e| anyhow!("Reading file '{path}': {e:#}"))
 }
 
 fn check_file_type(path: &str, ft: &fs::FileType) -> Result<()> {

@@ -2321,7 +2321,8 @@ impl<'input, T: Input> Scanner<'input, T> {
 
         // ytt-rs patch: no indentation rule in flow context (see `fetch_next_token`).
 
-        let mut string = String::with_capacity(32);
+        // ytt-rs patch: no capacity ahead, a scalar's first run is its first allocation
+        let mut string = String::new();
         self.buf_whitespaces.clear();
         self.buf_leading_break.clear();
         self.buf_trailing_breaks.clear();
@@ -2377,17 +2378,21 @@ impl<'input, T: Input> Scanner<'input, T> {
                     self.buf_whitespaces.clear();
                 }
 
-                // We can unroll the first iteration of the loop.
-                string.push(self.input.peek());
-                self.skip_non_blank();
-                string.reserve(self.input.bufmaxlen());
-
                 // Add content non-blank characters to the scalar: ytt-rs patch, runs of
-                // ASCII at once (`Input::fetch_plain_ascii`), the character that stopped a
-                // run on its own.
+                // ASCII at once (`Input::fetch_plain_ascii`), the first character with the
+                // run after it when it is ASCII, any character that stopped a run on its own.
                 let in_flow = self.flow_level > 0;
+                let first = self.input.peek();
+                let mut n =
+                    self.input
+                        .fetch_plain_ascii(usize::from(first.is_ascii()), in_flow, &mut string);
+                if n == 0 {
+                    string.push(first);
+                    self.skip_non_blank();
+                } else {
+                    self.leading_whitespace = false;
+                }
                 loop {
-                    let n = self.input.fetch_plain_ascii(in_flow, &mut string);
                     self.mark.index += n;
                     self.mark.col += n;
                     // `next_can_be_plain_scalar` needs 2 lookahead characters
@@ -2399,6 +2404,7 @@ impl<'input, T: Input> Scanner<'input, T> {
                     }
                     string.push(self.input.peek());
                     self.skip_non_blank();
+                    n = self.input.fetch_plain_ascii(0, in_flow, &mut string);
                 }
                 end_mark = self.mark;
             }

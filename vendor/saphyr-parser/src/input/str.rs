@@ -417,14 +417,14 @@ impl Input for StrInput<'_> {
         Some(chars)
     }
 
-    fn fetch_plain_ascii(&mut self, in_flow: bool, out: &mut String) -> usize {
+    fn fetch_plain_ascii(&mut self, lead: usize, in_flow: bool, out: &mut String) -> usize {
         let plain = |b: u8| match b {
             b' ' | b'\t' | b'\r' | b'\n' | 0 | b':' => false,
             b',' | b'[' | b']' | b'{' | b'}' => !in_flow,
             _ => b.is_ascii(),
         };
         let bytes = self.buffer.as_bytes();
-        let mut n = 0;
+        let mut n = lead.min(bytes.len());
         while n < bytes.len() {
             if plain(bytes[n]) {
                 n += 1;
