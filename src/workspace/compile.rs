@@ -47,7 +47,7 @@ const PARALLEL_FROM: usize = 64 << 10;
 const PIECE_MIN: usize = 64 << 10;
 
 /// Stack of a parsing thread: the parser's nesting is bounded (`yaml::parser::MAX_DEPTH`).
-const PARSE_STACK: usize = 64 << 20;
+pub(crate) const PARSE_STACK: usize = 64 << 20;
 
 /// Parses YAML files as [`parse_yaml`] does one after the other, on every core.
 ///
@@ -64,8 +64,12 @@ pub(crate) fn parse_yaml_files(
     strict: bool,
 ) -> Vec<anyhow::Result<DocSet>> {
     let bytes: usize = files.iter().map(|f| f.data.len()).sum();
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if bytes < PARALLEL_FROM || threads < 2 {
+    // (asking for the cores reads cgroup files: not for a small run)
+    let threads = match bytes {
+        0..PARALLEL_FROM => 1,
+        _ => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    if threads < 2 {
         return files.iter().map(|f| parse_yaml(rt, f, strict)).collect();
     }
     let piece_size = PIECE_MIN.max(bytes / (threads * 4));

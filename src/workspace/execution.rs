@@ -67,6 +67,11 @@ pub struct ValuesStage {
 }
 
 impl ValuesStage {
+    /// The parsed template files, for a run that renders no output.
+    pub fn take_parsed(&mut self) -> Vec<DocSet> {
+        self.files.drain(..).filter_map(|(_, ds)| ds).collect()
+    }
+
     /// Validates the final data values. `eval` must reach the annotation values of every
     /// document that contributed: a `with_data_values()` fragment's live in the module of
     /// the caller, which is still being evaluated.
@@ -120,7 +125,10 @@ pub fn library_values(
         };
         if let Some(ds) = parse {
             let ds = ds?;
-            values::check_annotation_placement(&f.file.rel_path, &ds)?;
+            // annotations are `#@` comments: a file without one has none to misplace
+            if memchr::memmem::find(&f.file.data, b"#@").is_some() {
+                values::check_annotation_placement(&f.file.rel_path, &ds)?;
+            }
             let has_schema = ds.docs.iter().any(values::is_schema_doc);
             if has_schema {
                 schema_files.push(f.file.rel_path.clone());

@@ -95,9 +95,12 @@ pub fn render(mut opts: RenderOptions, files: Vec<InputFile>) -> anyhow::Result<
         envelopes: execution::cli_envelopes(std::mem::take(&mut opts.data_values))?,
         with_values: Vec::new(),
     };
-    let stage = execution::with_host(&rt, |host| {
+    let mut stage = execution::with_host(&rt, |host| {
         execution::library_values(&rt, &library, inputs, settings, host)
     })?;
+    if opts.schema_inspect || opts.data_values_inspect {
+        drop_aside(stage.take_parsed());
+    }
     crate::eval::exec::with_evaluator(&rt, |eval| stage.validate(eval))?;
     if opts.schema_inspect {
         let schema = crate::validations::with_evaluator(&rt, |eval| {
@@ -122,6 +125,18 @@ pub fn render(mut opts: RenderOptions, files: Vec<InputFile>) -> anyhow::Result<
         data_values: None,
         schema: None,
     })
+}
+
+/// Frees `value` on a thread of its own: the parse trees an inspection no longer needs
+/// take a tenth of its time to free (`bench/package-inspect`: 4.7 M of 135 M
+/// instructions, 0.6 ms). The thread's stack is a parsing thread's: freeing a tree
+/// recurses as deep as it nests.
+fn drop_aside<T: Send + 'static>(value: T) {
+    // when no thread can be started, `spawn` drops the closure, and `value` with it, here
+    let _ = std::thread::Builder::new()
+        .name("ytt-free".into())
+        .stack_size(compile::PARSE_STACK)
+        .spawn(move || drop(value));
 }
 
 /// The Starlark globals of every module.
