@@ -545,3 +545,101 @@ fn the_alias_budget_runs_out_in_the_same_file_as_one_after_the_other() {
         "{err}"
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// One large file parsed in pieces (cut at document starts, `yaml::pieces`): whatever the
+// cuts, the same documents, comments, line numbers and errors as one parse.
+// ---------------------------------------------------------------------------------------
+
+/// About `kib` KiB of small documents, each a map with a number and a padding string.
+fn many_documents(kib: usize) -> (String, usize) {
+    let mut s = String::new();
+    let mut n = 0;
+    while s.len() < kib << 10 {
+        s.push_str(&format!("---\nn: {n}\npad: \"{}\"\n", "p".repeat(60)));
+        n += 1;
+    }
+    (s, n)
+}
+
+/// The line (1-based) the next line appended to `text` gets.
+fn next_line(text: &str) -> usize {
+    text.matches('\n').count() + 1
+}
+
+#[test]
+fn a_large_file_keeps_its_line_numbers_in_syntax_errors() {
+    let (mut text, _) = many_documents(400);
+    let line = next_line(&text) + 1;
+    text.push_str("---\nbad: [\n");
+    let err = Ytt::new().file("big.yml", &text).run(&["-f", "big.yml"]);
+    assert_eq!(
+        err.err(),
+        format!(
+            "ytt: Error: Unmarshaling YAML template 'big.yml': yaml: line {line}: did not find expected node content\n"
+        )
+    );
+}
+
+#[test]
+fn a_large_template_keeps_the_code_and_annotations_before_each_document() {
+    // code before every `---` belongs to the document after it, wherever the file is cut
+    let mut text = String::from("#@ load(\"@ytt:data\", \"data\")\n");
+    let mut expected = String::new();
+    let mut n = 0;
+    while text.len() < 400 << 10 {
+        text.push_str(&format!(
+            "#@ def f{n}():\n#@   return {n} + data.values.add\n#@ end\n#! a comment\n---\nv: #@ f{n}()\npad: \"{}\"\n",
+            "p".repeat(40)
+        ));
+        if n > 0 {
+            expected.push_str("---\n");
+        }
+        expected.push_str(&format!("v: {}\npad: {}\n", n + 1, "p".repeat(40)));
+        n += 1;
+    }
+    let line = next_line(&text) + 1;
+    let y = Ytt::new()
+        .file("big.yml", &text)
+        .file("values.yml", "#@data/values\n---\nadd: 1\n");
+    assert_eq!(y.run(&["-f", "big.yml", "-f", "values.yml"]).ok(), expected);
+    // an evaluation error names the line it has in the whole file
+    text.push_str("---\nw: #@ fail(\"late\")\n");
+    let out = Ytt::new()
+        .file("big.yml", &text)
+        .file("values.yml", "#@data/values\n---\nadd: 1\n")
+        .run(&["-f", "big.yml", "-f", "values.yml"]);
+    assert!(
+        out.err()
+            .contains(&format!("big.yml:{line} | w: #@ fail(\"late\")")),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_large_file_ending_in_a_root_block_scalar_reads_it_whole() {
+    // at indentation 0, a root block scalar takes `---` lines in: no cut may end it
+    let (filler, _) = many_documents(400);
+    let tail = "--- |\nx\n---\ny: 1\n";
+    let whole = Ytt::new()
+        .file("big.yml", &format!("{filler}{tail}"))
+        .run(&["-f", "big.yml"]);
+    let head = Ytt::new().file("big.yml", &filler).run(&["-f", "big.yml"]);
+    let last = Ytt::new().file("tail.yml", tail).run(&["-f", "tail.yml"]);
+    assert_eq!(whole.ok(), format!("{}---\n{}", head.ok(), last.ok()));
+    assert_eq!(last.ok(), "|\n  x\n  ---\n  y: 1\n");
+}
+
+#[test]
+fn a_large_file_may_alias_an_anchor_of_an_earlier_document() {
+    // anchors hold for the rest of the stream (as in one parse): an alias far from its
+    // anchor reads as it does next to it
+    let (filler, n) = many_documents(400);
+    let text = format!("a: &x {{k: v}}\n{filler}---\nb: *x\n");
+    let out = Ytt::new().file("big.yml", &text).run(&["-f", "big.yml"]);
+    let docs: Vec<&str> = out.ok().split("---\n").collect();
+    assert_eq!(docs.len(), n + 2);
+    assert_eq!(docs[0], "a:\n  k: v\n");
+    assert_eq!(docs[n + 1], "b:\n  k: v\n");
+}

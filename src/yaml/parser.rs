@@ -115,17 +115,11 @@ pub fn parse(src: &str, file: &Arc<str>, opts: &ParseOptions) -> Result<DocSet, 
     parse_counted(src, file, opts).map(|p| p.ds)
 }
 
-/// A parse, with what `yaml::pieces` needs to join parses of parts of a stream.
+/// A parse, and how many patches it took (at most [`MAX_PATCHES`] for a whole file):
+/// `yaml::pieces` joins parses of parts of a stream.
 pub(super) struct Parsed {
     pub ds: DocSet,
-    /// How many patches it took (at most [`MAX_PATCHES`] for a whole file).
     pub patches: usize,
-    /// The text had no document: `ds` holds the one null document an empty file gives.
-    pub padded: bool,
-    /// The last document's root is a block scalar: at indentation 0 it takes in a
-    /// following `---` line (saphyr ends it only at `...`), so text after the end could
-    /// have continued it.
-    pub open_end: bool,
 }
 
 pub(super) fn parse_counted(
@@ -617,8 +611,6 @@ struct Builder<'a> {
     /// trailing comments waiting for the last item on their line
     pending_trailing: Vec<Comment>,
     doc_count: usize,
-    /// The root of the latest document is a block scalar (see [`Parsed::open_end`]).
-    open_root: bool,
 }
 
 impl<'a> Builder<'a> {
@@ -633,7 +625,6 @@ impl<'a> Builder<'a> {
             pending_own: Vec::new(),
             pending_trailing: Vec::new(),
             doc_count: 0,
-            open_root: false,
         }
     }
 
@@ -999,8 +990,7 @@ impl<'a> Builder<'a> {
 
     fn finish(mut self) -> Parsed {
         self.flush_trailing(None);
-        let padded = self.docs.is_empty();
-        if padded {
+        if self.docs.is_empty() {
             self.docs
                 .push(Doc::new(Node::Null, Meta::at(Pos::new(self.file, 1))));
         }
@@ -1014,14 +1004,7 @@ impl<'a> Builder<'a> {
                 },
             },
             patches: 0,
-            padded,
-            open_end: self.open_root,
         }
-    }
-
-    /// Whether the next node is a document's root.
-    fn at_root(&self) -> bool {
-        matches!(self.stack.last(), Some(Frame::Doc { .. }))
     }
 }
 
@@ -1248,16 +1231,12 @@ fn parse_once<'a>(
                 if anchor != 0 {
                     b.store_anchor(anchor, &node);
                 }
-                if b.at_root() {
-                    b.open_root = matches!(style, ScalarStyle::Literal | ScalarStyle::Folded);
-                }
                 b.leaf(&mut scan, node, line, merge)?;
                 scan.skip_scalar(style, &span.end);
             }
             Event::Alias(id) => {
                 let name = alias_name_at(text, span.start.index());
                 let node = b.alias(id, &name)?;
-                b.open_root &= !b.at_root();
                 b.leaf(&mut scan, node, line, false)?;
             }
             Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
@@ -1274,7 +1253,6 @@ fn parse_once<'a>(
                     indentless: !is_map && !flow && !at_dash,
                     start: span.start.index(),
                 };
-                b.open_root &= !b.at_root();
                 b.start_collection(&mut scan, is_map, anchor, shape, line)?;
             }
             Event::SequenceEnd | Event::MappingEnd => b.end_collection()?,

@@ -6,9 +6,13 @@
 //! wherever it is (inside a quoted scalar or a flow collection it is an error, which the
 //! piece before it meets too, as an unterminated scalar or collection), with one
 //! exception: a document whose root is a block scalar at indentation 0 takes such lines
-//! in. [`join`] refuses pieces in that case, and whenever a piece failed, did not hold a
-//! document, or the pieces took more patches than a whole file may: the caller then
-//! parses the whole text, which decides the result and the error.
+//! in. So a piece is parsed through the `---` (and the blank or break after it) that
+//! starts the next one: the piece's last document ends as it does in one parse (a
+//! scalar's span, a comment's owner), and the empty document that `---` opens holds the
+//! comments before it, which belong to the next piece's first document. [`join`] refuses
+//! pieces when a piece failed, when that empty document is not there (a root block scalar
+//! took the `---` in), or when the pieces took more patches than a whole file may: the
+//! caller then parses the whole text, which decides the result and the error.
 //!
 //! Cuts are only made where line numbers are plain to count: not in a text with `%`
 //! directives (they belong to the next document), a byte order mark, a lone carriage
@@ -17,11 +21,15 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::node::{DocSet, Meta, Node};
+use super::node::{DocSet, Meta, Node, ThinVec};
 use super::parser::{parse_counted, ParseOptions, YamlError, MAX_PATCHES};
 
 /// One piece parsed alone.
-pub struct Piece(super::parser::Parsed);
+pub struct Piece {
+    parsed: super::parser::Parsed,
+    /// The line of the `---` that starts the next piece, parsed with this one.
+    next_start: Option<u32>,
+}
 
 /// Where to cut `src` into pieces of about `size` bytes or more, each starting at a
 /// document start (the first at 0). One range, the whole text, when it cannot be cut.
@@ -70,15 +78,24 @@ fn plain_lines(src: &str) -> bool {
             .any(|s| memchr::memmem::find(b, s.as_bytes()).is_some())
 }
 
-/// Parses `src[range]` (a range of [`cut`]) with the line numbers it has in `src`.
+/// Parses `src[range]` (a range of [`cut`]), and the `---` after it, with the line
+/// numbers it has in `src`.
 pub fn parse_piece(
     src: &str,
     range: Range<usize>,
     file: &Arc<str>,
     opts: &ParseOptions,
 ) -> Result<Piece, YamlError> {
-    let before = memchr::memchr_iter(b'\n', &src.as_bytes()[..range.start]).count() as u32;
-    let mut parsed = parse_counted(&src[range], file, opts)?;
+    let b = src.as_bytes();
+    let before = memchr::memchr_iter(b'\n', &b[..range.start]).count() as u32;
+    let next_start = (range.end < src.len())
+        .then(|| before + memchr::memchr_iter(b'\n', &b[range.clone()]).count() as u32 + 1);
+    // `---` and the blank or break after it (ASCII: the end is a char boundary)
+    let end = match next_start {
+        Some(_) => (range.end + 4).min(src.len()),
+        None => range.end,
+    };
+    let mut parsed = parse_counted(&src[range.start..end], file, opts)?;
     if before > 0 {
         for d in &mut parsed.ds.docs {
             shift_meta(&mut d.meta, before);
@@ -88,7 +105,7 @@ pub fn parse_piece(
             c.line += before;
         }
     }
-    Ok(Piece(parsed))
+    Ok(Piece { parsed, next_start })
 }
 
 fn shift_meta(meta: &mut Meta, by: u32) {
@@ -119,26 +136,30 @@ fn shift_node(node: &mut Node, by: u32) {
 /// The document set of the whole text, from its pieces in order; `None` when a parse of
 /// the whole text must decide (see the module's comment).
 pub fn join(pieces: Vec<Piece>) -> Option<DocSet> {
-    let patches: usize = pieces.iter().map(|p| p.0.patches).sum();
-    let (_, init) = pieces.split_last()?;
-    if patches > MAX_PATCHES || init.iter().any(|p| p.0.padded || p.0.open_end) {
+    let patches: usize = pieces.iter().map(|p| p.parsed.patches).sum();
+    if patches > MAX_PATCHES {
         return None;
     }
-    let mut pieces = pieces.into_iter();
-    let mut ds = pieces.next()?.0.ds;
-    for p in pieces {
-        // comments after a piece's last node belong to the next document, as in one parse
-        let mut next = p.0.ds;
-        let left = std::mem::take(&mut ds.meta.comments);
-        if let Some(first) = next.docs.first_mut() {
-            if !left.is_empty() {
-                let mut comments = left;
-                comments.extend(first.meta.comments.drain(..));
-                first.meta.comments = comments;
-            }
+    let mut ds = DocSet::default();
+    // comments before a `---` that starts a piece belong to that piece's first document
+    let mut carried = ThinVec::new();
+    for piece in pieces {
+        let mut part = piece.parsed.ds;
+        if !carried.is_empty() {
+            let first = part.docs.first_mut()?;
+            carried.extend(first.meta.comments.drain(..));
+            first.meta.comments = std::mem::take(&mut carried);
         }
-        ds.docs.append(&mut next.docs);
-        ds.meta = next.meta;
+        if let Some(line) = piece.next_start {
+            let opened = part.docs.pop()?;
+            let empty = opened.value.is_null() && part.meta.comments.is_empty();
+            if opened.meta.pos.line != line || !empty {
+                return None;
+            }
+            carried = opened.meta.comments;
+        }
+        ds.docs.append(&mut part.docs);
+        ds.meta = part.meta;
     }
     Some(ds)
 }

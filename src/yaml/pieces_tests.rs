@@ -49,6 +49,12 @@ fn pieces_join_into_what_one_parse_gives() {
         "- 1\n...\n---\n- 2\n...\n",
         "a: 1 # trailing\n--- #doc\n# own\nb:\n  - x # t\n  # after\n",
         "a: &x 1\n---\nb: &x 2\nc: *x\n",
+        // a piece without a document: its comments belong to the next one
+        "# c\n---\na: 1\n",
+        "# c\n#@ x\n---\n# d\n--- # e\na: 1\n",
+        // a kept block scalar ends where the next document starts (found by fuzz/)
+        "taluetalues\n---\ntls:\n  crt: |+#@es-schemaIoles\n---\ntls:\n  crt: |+#@ester\n",
+        "a: |+\n  x\n\n\n---\nb: >-\n\n---\nc: 1\n",
     ] {
         assert!(agrees(src), "{src:?} was not cut and joined");
     }
@@ -81,8 +87,6 @@ fn pieces_refuse_what_only_one_parse_can_decide() {
         1
     );
     assert_eq!(piecewise(src), (2, None));
-    // a piece without a document: its comments belong to the next one
-    assert_eq!(piecewise("# c\n---\na: 1\n"), (2, None));
     // a scalar or a flow collection across a document start fails in its piece
     assert_eq!(piecewise("a: \"x\n---\ny\"\n"), (2, None));
     assert_eq!(piecewise("a: [1,\n---\n2]\n"), (2, None));
