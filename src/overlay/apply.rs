@@ -645,7 +645,7 @@ impl<H: Host + ?Sized> Engine<'_, H> {
 
     fn map_item(&mut self, left: &mut Map, ri: &MapItem, defaults: &Defaults) -> Result<()> {
         let ni = self.node_info(&ri.meta, Kind::MapItem, defaults)?;
-        let (op, args, info, child_defaults) = (ni.op, &ni.args, &ni.matching, &ni.child_defaults);
+        let info = &ni.matching;
         let mut idxs = Vec::new();
         match &info.by {
             By::KeyEq => {
@@ -667,75 +667,7 @@ impl<H: Host + ?Sized> Engine<'_, H> {
         if !self.expect(&info.expectation, &positions)? {
             return Ok(());
         }
-        match op {
-            Op::Merge => {
-                if idxs.is_empty() {
-                    push_compact(
-                        &mut left.items,
-                        MapItem {
-                            key: ri.key.clone(),
-                            value: clean(&ri.value),
-                            meta: clean_meta(&ri.meta),
-                        },
-                    );
-                }
-                for i in idxs {
-                    let li = &mut left.items[i];
-                    self.merge_into(
-                        &mut li.value,
-                        &mut li.meta,
-                        &ri.value,
-                        &ri.meta,
-                        child_defaults,
-                    )?;
-                    ni.edit(&mut li.meta, &ri.meta);
-                }
-            }
-            Op::Remove => {
-                for i in idxs.into_iter().rev() {
-                    left.items.remove(i);
-                }
-            }
-            Op::Replace => {
-                if idxs.is_empty() && args.or_add {
-                    let value = self.new_value(args.via, &Node::Null, &ri.value)?;
-                    push_compact(
-                        &mut left.items,
-                        MapItem {
-                            key: ri.key.clone(),
-                            value,
-                            meta: clean_meta(&ri.meta),
-                        },
-                    );
-                }
-                // the whole item is replaced: the right item's key (an item matched by
-                // `by=` may get a new one) and its annotations (a schema's replaced rules
-                // do not survive, unless the item edits them), not only its value
-                for i in idxs {
-                    let value = self.new_value(args.via, &left.items[i].value, &ri.value)?;
-                    let meta = ni.replacing(&left.items[i].meta, &ri.meta);
-                    left.items[i] = MapItem {
-                        key: ri.key.clone(),
-                        value,
-                        meta,
-                    };
-                }
-            }
-            Op::Assert => {
-                for i in idxs {
-                    self.assert(args.via, &left.items[i].value, &ri.value)?;
-                    self.descend(&mut left.items[i].value, &ri.value, child_defaults)?;
-                    ni.edit(&mut left.items[i].meta, &ri.meta);
-                }
-            }
-            Op::Noop => {
-                for i in idxs {
-                    ni.edit(&mut left.items[i].meta, &ri.meta);
-                }
-            }
-            Op::Insert | Op::Append => {}
-        }
-        Ok(())
+        self.edit_items(&mut left.items, ri, idxs, &ni)
     }
 
     fn merge_array(&mut self, left: &mut Array, right: &Array, defaults: &Defaults) -> Result<()> {
@@ -748,7 +680,7 @@ impl<H: Host + ?Sized> Engine<'_, H> {
 
     fn array_item(&mut self, left: &mut Array, ri: &ArrayItem, defaults: &Defaults) -> Result<()> {
         let ni = self.node_info(&ri.meta, Kind::ArrayItem, defaults)?;
-        let (op, args, info, child_defaults) = (ni.op, &ni.args, &ni.matching, &ni.child_defaults);
+        let (op, args, info) = (ni.op, &ni.args, &ni.matching);
         if op == Op::Append {
             push_compact(
                 &mut left.items,
@@ -776,103 +708,103 @@ impl<H: Host + ?Sized> Engine<'_, H> {
         if !self.expect(&info.expectation, &positions)? {
             return Ok(());
         }
-        match op {
+        if op != Op::Insert {
+            return self.edit_items(&mut left.items, ri, idxs, &ni);
+        }
+        if idxs.is_empty() || !(args.before || args.after) {
+            return Ok(());
+        }
+        let old = std::mem::take(&mut left.items);
+        let mut out = Vec::with_capacity(old.len() + 2 * idxs.len());
+        let mut next = idxs.iter().copied().peekable();
+        for (i, item) in old.into_iter().enumerate() {
+            if next.peek() == Some(&i) {
+                next.next();
+                let value = match self.new_value(args.via, &item.value, &ri.value) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        left.items = out;
+                        return Err(e);
+                    }
+                };
+                let new = ArrayItem {
+                    value,
+                    meta: clean_meta(&ri.meta),
+                };
+                if args.before && args.after {
+                    out.push(new.clone());
+                    out.push(item);
+                    out.push(new);
+                } else if args.before {
+                    out.push(new);
+                    out.push(item);
+                } else {
+                    out.push(item);
+                    out.push(new);
+                }
+            } else {
+                out.push(item);
+            }
+        }
+        left.items = out;
+        Ok(())
+    }
+
+    /// What `op` does to the items of a map or an array that `ri` matched (`idxs`), or
+    /// without a match: merge (or add), remove, replace (or add), assert, nothing.
+    /// Insertion and appending are an array's own.
+    fn edit_items<I: Item>(
+        &mut self,
+        items: &mut Vec<I>,
+        ri: &I,
+        idxs: Vec<usize>,
+        ni: &NodeInfo,
+    ) -> Result<()> {
+        let (args, child_defaults) = (&ni.args, &ni.child_defaults);
+        match ni.op {
             Op::Merge => {
                 if idxs.is_empty() {
-                    push_compact(
-                        &mut left.items,
-                        ArrayItem {
-                            value: clean(&ri.value),
-                            meta: clean_meta(&ri.meta),
-                        },
-                    );
+                    push_compact(items, ri.like(clean(ri.value()), clean_meta(ri.meta())));
                 }
                 for i in idxs {
-                    let li = &mut left.items[i];
-                    self.merge_into(
-                        &mut li.value,
-                        &mut li.meta,
-                        &ri.value,
-                        &ri.meta,
-                        child_defaults,
-                    )?;
-                    ni.edit(&mut li.meta, &ri.meta);
+                    let (value, meta) = items[i].parts_mut();
+                    self.merge_into(value, meta, ri.value(), ri.meta(), child_defaults)?;
+                    ni.edit(meta, ri.meta());
                 }
             }
             Op::Remove => {
                 for i in idxs.into_iter().rev() {
-                    left.items.remove(i);
+                    items.remove(i);
                 }
             }
             Op::Replace => {
                 if idxs.is_empty() && args.or_add {
-                    let value = self.new_value(args.via, &Node::Null, &ri.value)?;
-                    push_compact(
-                        &mut left.items,
-                        ArrayItem {
-                            value,
-                            meta: clean_meta(&ri.meta),
-                        },
-                    );
+                    let value = self.new_value(args.via, &Node::Null, ri.value())?;
+                    push_compact(items, ri.like(value, clean_meta(ri.meta())));
                 }
-                // the whole item is replaced, its annotations included (see map items)
+                // the whole item is replaced: the right item's key (an item matched by
+                // `by=` may get a new one) and its annotations (a schema's replaced rules
+                // do not survive, unless the item edits them), not only its value
                 for i in idxs {
-                    let value = self.new_value(args.via, &left.items[i].value, &ri.value)?;
-                    let meta = ni.replacing(&left.items[i].meta, &ri.meta);
-                    left.items[i] = ArrayItem { value, meta };
+                    let value = self.new_value(args.via, items[i].value(), ri.value())?;
+                    let meta = ni.replacing(items[i].meta(), ri.meta());
+                    items[i] = ri.like(value, meta);
                 }
-            }
-            Op::Insert => {
-                if idxs.is_empty() || !(args.before || args.after) {
-                    return Ok(());
-                }
-                let old = std::mem::take(&mut left.items);
-                let mut out = Vec::with_capacity(old.len() + 2 * idxs.len());
-                let mut next = idxs.iter().copied().peekable();
-                for (i, item) in old.into_iter().enumerate() {
-                    if next.peek() == Some(&i) {
-                        next.next();
-                        let value = match self.new_value(args.via, &item.value, &ri.value) {
-                            Ok(v) => v,
-                            Err(e) => {
-                                left.items = out;
-                                return Err(e);
-                            }
-                        };
-                        let new = ArrayItem {
-                            value,
-                            meta: clean_meta(&ri.meta),
-                        };
-                        if args.before && args.after {
-                            out.push(new.clone());
-                            out.push(item);
-                            out.push(new);
-                        } else if args.before {
-                            out.push(new);
-                            out.push(item);
-                        } else {
-                            out.push(item);
-                            out.push(new);
-                        }
-                    } else {
-                        out.push(item);
-                    }
-                }
-                left.items = out;
             }
             Op::Assert => {
                 for i in idxs {
-                    self.assert(args.via, &left.items[i].value, &ri.value)?;
-                    self.descend(&mut left.items[i].value, &ri.value, child_defaults)?;
-                    ni.edit(&mut left.items[i].meta, &ri.meta);
+                    self.assert(args.via, items[i].value(), ri.value())?;
+                    let (value, meta) = items[i].parts_mut();
+                    self.descend(value, ri.value(), child_defaults)?;
+                    ni.edit(meta, ri.meta());
                 }
             }
             Op::Noop => {
                 for i in idxs {
-                    ni.edit(&mut left.items[i].meta, &ri.meta);
+                    ni.edit(items[i].parts_mut().1, ri.meta());
                 }
             }
-            Op::Append => {}
+            Op::Insert | Op::Append => {}
         }
         Ok(())
     }
@@ -1028,6 +960,49 @@ impl<H: Host + ?Sized> Engine<'_, H> {
             Op::Append => {}
         }
         Ok(())
+    }
+}
+
+/// A map item or an array item, as the operations of an overlay edit them alike.
+trait Item: Sized {
+    fn value(&self) -> &Node;
+    fn meta(&self) -> &Meta;
+    fn parts_mut(&mut self) -> (&mut Node, &mut Meta);
+    /// An item in this one's place (with its key, for a map item) holding `value`.
+    fn like(&self, value: Node, meta: Meta) -> Self;
+}
+
+impl Item for MapItem {
+    fn value(&self) -> &Node {
+        &self.value
+    }
+    fn meta(&self) -> &Meta {
+        &self.meta
+    }
+    fn parts_mut(&mut self) -> (&mut Node, &mut Meta) {
+        (&mut self.value, &mut self.meta)
+    }
+    fn like(&self, value: Node, meta: Meta) -> Self {
+        MapItem {
+            key: self.key.clone(),
+            value,
+            meta,
+        }
+    }
+}
+
+impl Item for ArrayItem {
+    fn value(&self) -> &Node {
+        &self.value
+    }
+    fn meta(&self) -> &Meta {
+        &self.meta
+    }
+    fn parts_mut(&mut self) -> (&mut Node, &mut Meta) {
+        (&mut self.value, &mut self.meta)
+    }
+    fn like(&self, value: Node, meta: Meta) -> Self {
+        ArrayItem { value, meta }
     }
 }
 
