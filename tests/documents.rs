@@ -182,3 +182,80 @@ fn overlay_only_and_empty_files_write_no_output_file() {
     assert_eq!(y.list("out"), ["a.yml", "notes.txt", "removed.yml"]);
     assert_eq!(y.read("out/removed.yml"), "");
 }
+
+/// A large output is written on every core (`yaml::emit::split`): the documents come out
+/// in order, with one separator between each two, as one writer writes them; maps,
+/// arrays, scalars and computed empty documents at any place.
+const MANY_DOCS: &str = "#@ for i in range(4000):\n\
+                         #@ if i % 4 == 0:\n\
+                         --- #@ {}\n\
+                         #@ elif i % 4 == 1:\n\
+                         --- #@ \"s{}\".format(i)\n\
+                         #@ else:\n\
+                         ---\n\
+                         name: #@ \"svc{}\".format(i)\n\
+                         ports:\n\
+                         #@ for p in range(i % 7):\n\
+                         - port: #@ p\n\
+                         \x20 tags: [a, b, c, d]\n\
+                         #@ end\n\
+                         #@ end\n\
+                         #@ end\n";
+
+fn many_docs_expected_yaml() -> String {
+    let docs: Vec<String> = (0..4000)
+        .map(|i| match i % 4 {
+            0 => "{}\n".to_string(),
+            1 => format!("s{i}\n"),
+            _ => {
+                let ports: String = (0..i % 7)
+                    .map(|p| format!("- port: {p}\n  tags:\n  - a\n  - b\n  - c\n  - d\n"))
+                    .collect();
+                match ports.is_empty() {
+                    true => format!("name: svc{i}\nports: []\n"),
+                    false => format!("name: svc{i}\nports:\n{ports}"),
+                }
+            }
+        })
+        .collect();
+    docs.join("---\n")
+}
+
+#[test]
+fn a_large_output_is_written_in_document_order() {
+    assert_eq!(tpl(MANY_DOCS, &[]).ok(), many_docs_expected_yaml());
+    let json = tpl(MANY_DOCS, &["-o", "json"]);
+    let docs: String = (0..4000)
+        .map(|i| match i % 4 {
+            0 => "{}".to_string(),
+            1 => format!("\"s{i}\""),
+            _ => {
+                let ports: Vec<String> = (0..i % 7)
+                    .map(|p| format!("{{\"port\":{p},\"tags\":[\"a\",\"b\",\"c\",\"d\"]}}"))
+                    .collect();
+                format!("{{\"name\":\"svc{i}\",\"ports\":[{}]}}", ports.join(","))
+            }
+        })
+        .collect();
+    assert_eq!(json.ok(), docs);
+    // an output file is the same text
+    let y = Ytt::new().file("tpl.yml", MANY_DOCS);
+    y.run(&["-f", "tpl.yml", "--output-files", "out"]);
+    assert_eq!(y.read("out/tpl.yml"), many_docs_expected_yaml());
+}
+
+#[test]
+fn a_large_json_output_that_fails_late_writes_nothing() {
+    let out = tpl(
+        "#@ for i in range(4000):\n\
+         --- #@ {\"n\": i, \"items\": [1, 2, 3], \"f\": float(\"nan\") if i == 3990 else 1.5}\n\
+         #@ end\n",
+        &["-o", "json"],
+    );
+    assert_eq!(out.code, 1);
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        "ytt: Error: Unsupported float value '.nan': JSON cannot represent infinity or NaN\n"
+    );
+}

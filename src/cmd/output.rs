@@ -11,7 +11,7 @@ use super::options::{OutputFormat, OutputOptions};
 use crate::files::bulk::bulk_out_json;
 use crate::files::outdir::OutputDirectory;
 use crate::workspace::{OutputContent, OutputFile};
-use crate::yaml::{Doc, DocSet, Meta};
+use crate::yaml::{emit, Doc, DocSet, Meta};
 
 /// The warning printed to stderr when text outputs exist but output goes to stdout.
 pub const NON_YAML_WARNING: &str = "\nWarning: Found Non-YAML templates in input. Non-YAML templates are not rendered to standard output.\nIf you want to include those results, use the --output-files or --dangerous-emptied-output-directory flag.\n";
@@ -109,12 +109,7 @@ pub fn write(opts: &OutputOptions, out: RunOutput) -> Result<()> {
     }
 
     let (docs, has_text) = out.into_stdout_docs();
-    let text = match opts.format {
-        OutputFormat::Yaml => emit_yaml(&docs)?,
-        OutputFormat::Json => emit_json(&docs)?,
-        OutputFormat::Pos => emit_pos(&docs)?,
-    };
-    write_stdout(text.as_bytes())?;
+    write_stdout_parts(&emit(opts.format, &docs)?)?;
     if has_text {
         let mut err = std::io::stderr().lock();
         let _ = err.write_all(NON_YAML_WARNING.as_bytes());
@@ -140,8 +135,16 @@ pub fn write_bulk(result: Result<RunOutput>) -> Result<()> {
 }
 
 pub fn write_stdout(bytes: &[u8]) -> Result<()> {
+    write_stdout_parts(&[bytes])
+}
+
+/// Writes `parts` one after the other (see [`emit`]).
+pub fn write_stdout_parts(parts: &[impl AsRef<[u8]>]) -> Result<()> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let res = out.write_all(bytes).and_then(|_| out.flush());
+    let res = parts
+        .iter()
+        .try_for_each(|p| out.write_all(p.as_ref()))
+        .and_then(|_| out.flush());
     match res {
         Ok(()) => Ok(()),
         // A closed pipe (`ytt … | head`) is not worth an error report.
@@ -150,41 +153,25 @@ pub fn write_stdout(bytes: &[u8]) -> Result<()> {
     }
 }
 
-pub fn emit_yaml(ds: &DocSet) -> Result<String> {
-    emitters::yaml(ds)
+/// `ds` in `format`, in parts to be written one after the other: a large output is
+/// written on every core, a part per run of documents, and is not joined.
+pub fn emit(format: OutputFormat, ds: &DocSet) -> Result<Vec<String>> {
+    Ok(match format {
+        OutputFormat::Yaml => emit::yaml_texts(ds),
+        OutputFormat::Json => emit::json_texts(ds).map_err(|e| anyhow!("{e}"))?,
+        OutputFormat::Pos => {
+            let mut out = String::new();
+            emit::pos_docset(ds, &mut out);
+            vec![out]
+        }
+    })
 }
 
-pub fn emit_json(ds: &DocSet) -> Result<String> {
-    emitters::json(ds)
-}
-
-pub fn emit_pos(ds: &DocSet) -> Result<String> {
-    emitters::pos(ds)
-}
-
-/// Calls into `crate::yaml::emit` (owned by the YAML module).
-mod emitters {
-    use anyhow::{anyhow, Result};
-
-    use crate::yaml::{emit, DocSet};
-
-    pub fn yaml(ds: &DocSet) -> Result<String> {
-        let mut out = String::new();
-        emit::yaml_docset(ds, &mut out);
-        Ok(out)
-    }
-
-    pub fn json(ds: &DocSet) -> Result<String> {
-        let mut out = String::new();
-        emit::json_docset(ds, &mut out).map_err(|e| anyhow!("{e}"))?;
-        Ok(out)
-    }
-
-    pub fn pos(ds: &DocSet) -> Result<String> {
-        let mut out = String::new();
-        emit::pos_docset(ds, &mut out);
-        Ok(out)
-    }
+/// An output file's text: YAML, whatever `-o` says.
+fn emit_yaml(ds: &DocSet) -> Result<String> {
+    let mut out = String::new();
+    emit::yaml_docset(ds, &mut out);
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -224,7 +211,8 @@ mod tests {
         let (docs, has_text) = RunOutput::from_files(files).into_stdout_docs();
         assert!(has_text);
         assert_eq!(docs.docs.len(), 3);
-        assert_eq!(emit_yaml(&docs).unwrap(), "1\n---\nx\n---\ntrue\n");
-        assert_eq!(emit_json(&docs).unwrap(), "1\"x\"true");
+        let text = |f| emit(f, &docs).unwrap().concat();
+        assert_eq!(text(OutputFormat::Yaml), "1\n---\nx\n---\ntrue\n");
+        assert_eq!(text(OutputFormat::Json), "1\"x\"true");
     }
 }

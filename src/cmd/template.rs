@@ -143,15 +143,11 @@ fn schema_inspect(opts: &Options, inputs: Vec<InputFile>) -> Result<()> {
         docs: vec![Doc::new(doc, Meta::default())],
         meta: Meta::default(),
     };
-    let text = match opts.output.format {
-        OutputFormat::Yaml => output::emit_yaml(&docs)?,
-        OutputFormat::Json => output::emit_json(&docs)?,
-        OutputFormat::Pos => output::emit_pos(&docs)?,
-    };
+    let parts = output::emit(opts.output.format, &docs)?;
     for w in warnings {
         eprintln!("{w}");
     }
-    output::write_stdout(text.as_bytes())
+    output::write_stdout_parts(&parts)
 }
 
 /// `--files-inspect`: one document listing the root library's accessible files.

@@ -9,15 +9,23 @@ use crate::yaml::node::{DocSet, Map, Node};
 /// `-o json`: every document marshalled compactly, concatenated with no separator and
 /// no trailing newline.
 pub fn json_docset(ds: &DocSet, out: &mut String) -> Result<(), EmitError> {
-    for doc in &ds.docs {
-        let mut w = JsonWriter {
-            out,
-            indent: 0,
-            escape_html: true,
-        };
-        w.value(&doc.value, 0)?;
-    }
+    super::split::append(out, json_texts(ds)?);
     Ok(())
+}
+
+/// [`json_docset`] in parts to be written one after the other (see `yaml_texts`).
+pub fn json_texts(ds: &DocSet) -> Result<Vec<String>, EmitError> {
+    super::split::write_docs(&ds.docs, |docs, _, out| {
+        for doc in docs {
+            let mut w = JsonWriter {
+                out,
+                indent: 0,
+                escape_html: true,
+            };
+            w.value(&doc.value, 0)?;
+        }
+        Ok(())
+    })
 }
 
 /// `json.encode(v, indent=N, escape_html=...)`: keys sorted; with `indent > 0` laid out

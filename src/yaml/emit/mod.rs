@@ -3,6 +3,7 @@
 mod float;
 mod json;
 mod pos;
+mod split;
 mod yaml;
 
 #[cfg(test)]
@@ -10,9 +11,9 @@ mod tests;
 
 pub(crate) use float::write_float_go_v;
 pub use float::{format_float_json, format_float_str, format_float_yaml};
-pub use json::{json_docset, json_value};
+pub use json::{json_docset, json_texts, json_value};
 pub use pos::pos_docset;
-pub use yaml::{write_document, yaml_docset, yaml_node};
+pub use yaml::{write_document, yaml_docset, yaml_node, yaml_texts};
 
 /// Why a value cannot be written in the requested format.
 #[derive(Debug, thiserror::Error)]

@@ -13,12 +13,23 @@ use crate::yaml::scalar::is_timestamp;
 /// The default output: the documents joined by `---\n` (empty documents have already
 /// left the set, see `Doc::is_empty`; those still here print, e.g. as `{}`).
 pub fn yaml_docset(ds: &DocSet, out: &mut String) {
-    for (i, doc) in ds.docs.iter().enumerate() {
-        if i > 0 {
-            out.push_str("---\n");
+    super::split::append(out, yaml_texts(ds));
+}
+
+/// [`yaml_docset`] in parts to be written one after the other: a large output is
+/// written on every core, a part per run of documents (`split`).
+pub fn yaml_texts(ds: &DocSet) -> Vec<String> {
+    let texts = super::split::write_docs(&ds.docs, |docs, first, out| {
+        for (i, doc) in docs.iter().enumerate() {
+            if first + i > 0 {
+                out.push_str("---\n");
+            }
+            write_document(&doc.value, out);
         }
-        write_document(&doc.value, out);
-    }
+        Ok::<(), std::convert::Infallible>(())
+    });
+    let Ok(texts) = texts;
+    texts
 }
 
 /// A single value as a one-document YAML text (`yaml.encode()`): `a: 1\n`, `foo\n`, `{}\n`.

@@ -1,0 +1,237 @@
+//! A large output is written on every core: its documents are cut into consecutive
+//! runs, the cores take runs one after another and write each into a text of its own,
+//! and the texts are joined in order. Every document is written exactly as one writer
+//! would write it (an emitter's state starts afresh at each document), so the output is
+//! the same bytes.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::yaml::node::{Doc, Node};
+
+/// Below this many nodes of output, a second thread costs more than it saves (a
+/// thread starts in some 50 µs; a node takes about 0.1 µs to write).
+const PARALLEL_FROM: usize = 50_000;
+
+/// Runs per core: many small runs balance documents of unequal size without measuring
+/// them (a measuring walk costs a third of the writing).
+const RUNS_PER_CORE: usize = 16;
+
+/// Stack of a writing thread: as deep as the thread that would otherwise write (the
+/// emitter recurses once per level of nesting).
+const WRITE_STACK: usize = 256 << 20;
+
+/// Writes `docs` with `write(run, first_index, out)` (run after run, the index of the
+/// run's first document in `docs`), on every core when the output is large: the texts,
+/// in order (one when one writer wrote). The first error in document order wins, as
+/// with one writer.
+pub(super) fn write_docs<E: Send>(
+    docs: &[Doc],
+    write: impl Fn(&[Doc], usize, &mut String) -> Result<(), E> + Sync,
+) -> Result<Vec<String>, E> {
+    let cores = match docs.len() >= 2 && larger_than(docs, PARALLEL_FROM) {
+        // (asking for the cores reads cgroup files: only for a large output)
+        true => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        false => 1,
+    };
+    if cores < 2 {
+        let mut text = String::new();
+        return write(docs, 0, &mut text).map(|()| vec![text]);
+    }
+    let runs = docs.len().min(cores * RUNS_PER_CORE);
+    let bounds = |k: usize| (k * docs.len() / runs, (k + 1) * docs.len() / runs);
+    let next = AtomicUsize::new(0);
+    let write = &write;
+    let take_runs = || {
+        let mut done = Vec::new();
+        loop {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            if k >= runs {
+                return done;
+            }
+            let (start, end) = bounds(k);
+            let mut text = String::new();
+            let written = write(&docs[start..end], start, &mut text).map(|()| text);
+            done.push((k, written));
+        }
+    };
+    let mut texts: Vec<Option<Result<String, E>>> = (0..runs).map(|_| None).collect();
+    std::thread::scope(|s| {
+        let helpers: Vec<_> = (1..cores)
+            .filter_map(|_| {
+                std::thread::Builder::new()
+                    .name("ytt-write".into())
+                    .stack_size(WRITE_STACK)
+                    .spawn_scoped(s, take_runs)
+                    .ok()
+            })
+            .collect();
+        let mut done = take_runs();
+        for h in helpers {
+            // a helper that panicked leaves its runs to be written below
+            done.extend(h.join().unwrap_or_default());
+        }
+        for (k, written) in done {
+            texts[k] = Some(written);
+        }
+    });
+    texts
+        .into_iter()
+        .enumerate()
+        .map(|(k, written)| {
+            written.unwrap_or_else(|| {
+                let (start, end) = bounds(k);
+                let mut text = String::new();
+                write(&docs[start..end], start, &mut text).map(|()| text)
+            })
+        })
+        .collect()
+}
+
+/// `texts` appended to `out` (moved when `out` is empty and they are one).
+pub(super) fn append(out: &mut String, mut texts: Vec<String>) {
+    if out.is_empty() && texts.len() == 1 {
+        *out = texts.pop().unwrap_or_default();
+        return;
+    }
+    out.reserve(texts.iter().map(String::len).sum());
+    for text in texts {
+        out.push_str(&text);
+    }
+}
+
+/// Whether `docs` hold more than `n` nodes (keys and values); counts no further.
+fn larger_than(docs: &[Doc], n: usize) -> bool {
+    fn spend(node: &Node, left: &mut usize) -> bool {
+        if *left == 0 {
+            return true;
+        }
+        *left -= 1;
+        match node {
+            Node::Map(m) => m
+                .items
+                .iter()
+                .any(|i| spend(&i.key, left) || spend(&i.value, left)),
+            Node::Array(a) => a.items.iter().any(|i| spend(&i.value, left)),
+            _ => false,
+        }
+    }
+    let mut left = n;
+    docs.iter().any(|d| spend(&d.value, &mut left))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::yaml::emit::{json_docset, write_document, yaml_docset};
+    use crate::yaml::node::{Array, ArrayItem, DocSet, Map, MapItem, Meta};
+
+    /// A document of about `size` nodes: `{name: s<i>, items: [{k: 0}, …]}`.
+    fn doc(i: usize, size: usize) -> Node {
+        let item = |k: usize| MapItem {
+            key: Node::Str("k".into()),
+            value: Node::Int((k as u64).into()),
+            meta: Meta::default(),
+        };
+        let items = (0..size / 3)
+            .map(|k| ArrayItem {
+                value: Node::Map(Map {
+                    items: vec![item(k)],
+                }),
+                meta: Meta::default(),
+            })
+            .collect();
+        Node::Map(Map {
+            items: vec![
+                MapItem {
+                    key: Node::Str("name".into()),
+                    value: Node::Str(format!("s{i}")),
+                    meta: Meta::default(),
+                },
+                MapItem {
+                    key: Node::Str("items".into()),
+                    value: Node::Array(Array { items }),
+                    meta: Meta::default(),
+                },
+            ],
+        })
+    }
+
+    fn docset(values: Vec<Node>) -> DocSet {
+        DocSet {
+            docs: values
+                .into_iter()
+                .map(|v| Doc::new(v, Meta::default()))
+                .collect(),
+            meta: Meta::default(),
+        }
+    }
+
+    fn one_writer_yaml(ds: &DocSet) -> String {
+        let mut out = String::new();
+        for (i, d) in ds.docs.iter().enumerate() {
+            if i > 0 {
+                out.push_str("---\n");
+            }
+            write_document(&d.value, &mut out);
+        }
+        out
+    }
+
+    #[test]
+    fn only_a_large_output_is_measured_as_large() {
+        assert!(!larger_than(&[], 0));
+        let one = docset(vec![Node::Null]);
+        assert!(!larger_than(&one.docs, 1));
+        assert!(larger_than(&one.docs, 0));
+        // `doc(i, 30)`: a map (1) of two keys with a string (2) and an array (2) of ten
+        // maps of one key and value (30): 35 nodes
+        let ds = docset((0..10).map(|i| doc(i, 30)).collect());
+        assert!(!larger_than(&ds.docs, 10 * 35));
+        assert!(larger_than(&ds.docs, 10 * 35 - 1));
+        let ds = docset(vec![doc(0, 3 * PARALLEL_FROM)]);
+        assert!(larger_than(&ds.docs, PARALLEL_FROM));
+    }
+
+    #[test]
+    fn a_large_output_is_the_bytes_of_one_writer() {
+        for values in [
+            (0..3_000).map(|i| doc(i, 30)).collect::<Vec<_>>(),
+            // scalar and empty documents at the cuts
+            (0..3_000)
+                .map(|i| match i % 3 {
+                    0 => Node::Map(Map::default()),
+                    1 => Node::Str(format!("x{i}")),
+                    _ => doc(i, 90),
+                })
+                .collect(),
+        ] {
+            let ds = docset(values);
+            let mut out = String::new();
+            yaml_docset(&ds, &mut out);
+            assert_eq!(out, one_writer_yaml(&ds));
+            let mut json = String::new();
+            json_docset(&ds, &mut json).unwrap();
+            let mut one = String::new();
+            for d in &ds.docs {
+                json_docset(&docset(vec![d.value.clone()]), &mut one).unwrap();
+            }
+            assert_eq!(json, one);
+        }
+    }
+
+    #[test]
+    fn the_first_error_in_document_order_is_reported() {
+        let many = || (0..3_000).map(|i| doc(i, 30)).collect::<Vec<_>>();
+        // in the last run only
+        let mut values = many();
+        values[2_990] = Node::Float(f64::NAN);
+        let err = json_docset(&docset(values), &mut String::new()).unwrap_err();
+        assert!(err.to_string().contains("nan"), "{err}");
+        // in the first run and the last: the first one
+        let mut values = many();
+        values[5] = Node::Float(f64::INFINITY);
+        values[2_990] = Node::Float(f64::NAN);
+        let err = json_docset(&docset(values), &mut String::new()).unwrap_err();
+        assert!(err.to_string().contains("inf"), "{err}");
+    }
+}
