@@ -2,6 +2,7 @@
 
 pub mod bytestr;
 pub mod cmd;
+mod cores;
 pub mod eval;
 pub mod files;
 pub mod fmt;

@@ -2,13 +2,13 @@
 
 use std::ops::Range;
 use std::rc::Rc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use std::borrow::Cow;
 
 use anyhow::{anyhow, bail};
 
+use crate::cores::on_cores;
 use crate::eval::runtime::Runtime;
 use crate::files::{FileKind, InputFile};
 use crate::template::{
@@ -88,44 +88,20 @@ pub(crate) fn parse_yaml_files(
         units.extend(ranges.into_iter().enumerate().map(|(k, r)| (i, k, r)));
     }
     units.sort_by_key(|(_, _, r)| std::cmp::Reverse(r.len()));
-    let next = AtomicUsize::new(0);
-    let parse_some = || {
-        let mut done = Vec::new();
-        loop {
-            let Some((i, k, range)) = units.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                return done;
-            };
-            let Some((src, name)) = &texts[*i] else {
-                continue;
-            };
-            let opts = ParseOptions {
-                strict,
-                aliases: AliasBudget::default(),
-            };
-            if let Ok(piece) = parse_piece(src, range.clone(), name, &opts) {
-                done.push((*i, *k, piece, opts.aliases.spent()));
-            }
-        }
-    };
-    std::thread::scope(|s| {
-        let helpers: Vec<_> = (1..threads.min(units.len()))
-            .filter_map(|_| {
-                std::thread::Builder::new()
-                    .name("ytt-parse".into())
-                    .stack_size(PARSE_STACK)
-                    .spawn_scoped(s, parse_some)
-                    .ok()
-            })
-            .collect();
-        let mut done = parse_some();
-        for h in helpers {
-            // a helper that panicked leaves its files to the serial pass below
-            done.extend(h.join().unwrap_or_default());
-        }
-        for (i, k, piece, copied) in done {
-            slots[i][k] = Some((piece, copied));
-        }
+    let parsed = on_cores(threads, "ytt-parse", PARSE_STACK, units.len(), |u| {
+        let (i, _, range) = &units[u];
+        let (src, name) = texts[*i].as_ref()?;
+        let opts = ParseOptions {
+            strict,
+            aliases: AliasBudget::default(),
+        };
+        let piece = parse_piece(src, range.clone(), name, &opts).ok()?;
+        Some((piece, opts.aliases.spent()))
     });
+    // a piece that failed (or whose helper panicked) leaves its file to the serial pass
+    for ((i, k, _), piece) in units.iter().zip(parsed) {
+        slots[*i][*k] = piece;
+    }
     slots
         .into_iter()
         .zip(files)

@@ -4,8 +4,7 @@
 //! would write it (an emitter's state starts afresh at each document), so the output is
 //! the same bytes.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-
+use crate::cores::on_cores;
 use crate::yaml::node::{Doc, Node};
 
 /// Below this many nodes of output, a second thread costs more than it saves (a
@@ -39,50 +38,20 @@ pub(super) fn write_docs<E: Send>(
     }
     let runs = docs.len().min(cores * RUNS_PER_CORE);
     let bounds = |k: usize| (k * docs.len() / runs, (k + 1) * docs.len() / runs);
-    let next = AtomicUsize::new(0);
-    let write = &write;
-    let take_runs = || {
-        let mut done = Vec::new();
-        loop {
-            let k = next.fetch_add(1, Ordering::Relaxed);
-            if k >= runs {
-                return done;
-            }
-            let (start, end) = bounds(k);
-            let mut text = String::new();
-            let written = write(&docs[start..end], start, &mut text).map(|()| text);
-            done.push((k, written));
-        }
+    let write_run = |k: usize| {
+        let (start, end) = bounds(k);
+        let mut text = String::new();
+        write(&docs[start..end], start, &mut text).map(|()| text)
     };
-    let mut texts: Vec<Option<Result<String, E>>> = (0..runs).map(|_| None).collect();
-    std::thread::scope(|s| {
-        let helpers: Vec<_> = (1..cores)
-            .filter_map(|_| {
-                std::thread::Builder::new()
-                    .name("ytt-write".into())
-                    .stack_size(WRITE_STACK)
-                    .spawn_scoped(s, take_runs)
-                    .ok()
-            })
-            .collect();
-        let mut done = take_runs();
-        for h in helpers {
-            // a helper that panicked leaves its runs to be written below
-            done.extend(h.join().unwrap_or_default());
-        }
-        for (k, written) in done {
-            texts[k] = Some(written);
-        }
+    let texts = on_cores(cores, "ytt-write", WRITE_STACK, runs, |k| {
+        Some(write_run(k))
     });
     texts
         .into_iter()
         .enumerate()
         .map(|(k, written)| {
-            written.unwrap_or_else(|| {
-                let (start, end) = bounds(k);
-                let mut text = String::new();
-                write(&docs[start..end], start, &mut text).map(|()| text)
-            })
+            // a run whose helper panicked is written here
+            written.unwrap_or_else(|| write_run(k))
         })
         .collect()
 }

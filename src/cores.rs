@@ -1,0 +1,70 @@
+//! Work spread over the cores: units taken in turn from a shared counter by helper
+//! threads and the calling thread, so that uneven units balance without measuring them.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// `work(u)` for every unit `u` in `0..units`, on `threads` threads (the caller's
+/// included) named `name` with `stack` bytes of stack. A unit's slot is `None` when its
+/// work gave nothing, or when the helper that took it panicked or could not start (the
+/// caller does those itself afterwards, in order); a panic of the caller's own work
+/// propagates.
+pub(crate) fn on_cores<T: Send>(
+    threads: usize,
+    name: &str,
+    stack: usize,
+    units: usize,
+    work: impl Fn(usize) -> Option<T> + Sync,
+) -> Vec<Option<T>> {
+    let next = AtomicUsize::new(0);
+    let take_units = || {
+        let mut done = Vec::new();
+        loop {
+            let u = next.fetch_add(1, Ordering::Relaxed);
+            if u >= units {
+                return done;
+            }
+            if let Some(t) = work(u) {
+                done.push((u, t));
+            }
+        }
+    };
+    let mut slots: Vec<Option<T>> = (0..units).map(|_| None).collect();
+    std::thread::scope(|s| {
+        let helpers: Vec<_> = (1..threads.min(units))
+            .filter_map(|_| {
+                std::thread::Builder::new()
+                    .name(name.into())
+                    .stack_size(stack)
+                    .spawn_scoped(s, take_units)
+                    .ok()
+            })
+            .collect();
+        let mut done = take_units();
+        for h in helpers {
+            done.extend(h.join().unwrap_or_default());
+        }
+        for (u, t) in done {
+            slots[u] = Some(t);
+        }
+    });
+    slots
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_unit_is_done_once_in_its_slot() {
+        for threads in [1, 2, 4] {
+            let slots = on_cores(threads, "t", 1 << 20, 100, |u| {
+                (u % 3 != 0).then_some(u * u)
+            });
+            assert_eq!(slots.len(), 100);
+            for (u, s) in slots.into_iter().enumerate() {
+                assert_eq!(s, (u % 3 != 0).then_some(u * u));
+            }
+        }
+        assert!(on_cores(2, "t", 1 << 20, 0, Some).is_empty());
+    }
+}
