@@ -679,3 +679,37 @@ fn while_condition_over_several_lines() {
         "ytt: Error: \n- fail: here\n    in <toplevel>\n      tpl.yml:7 | b: #@ fail(\"here\")\n"
     );
 }
+
+#[test]
+fn computed_keys_are_checked_against_every_item_of_their_map() {
+    // a key computed twice by a loop
+    let out = tpl(
+        "#@ for k in [\"a\", \"b\", \"a\"]:\n#@yaml/text-templated-strings\n(@= k @): 1\n#@ end\n",
+        &[],
+    );
+    assert_eq!(
+        out.err(),
+        "ytt: Error: \n\
+         - __ytt_tpl2_start_node: expected key 'a' to not be specified again (unless 'yaml/map-key-override' annotation is added)\n\
+         \x20   in <toplevel>\n\
+         \x20     tpl.yml:3 | (@= k @): 1\n"
+    );
+    // a literal key after computed ones, in a nested map
+    let out = tpl(
+        "x:\n  #@ for k in [\"p\", \"q\"]:\n  #@yaml/text-templated-strings\n  (@= k @): 1\n  #@ end\n  q: 2\n",
+        &[],
+    );
+    assert!(
+        out.err()
+            .contains("expected key 'q' to not be specified again"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.err().contains("tpl.yml:6 |   q: 2"), "{}", out.stderr);
+    // overriding computed keys replace earlier items, literal or computed
+    let out = tpl(
+        "a: 0\n#@ for k in [\"b\", \"a\", \"b\"]:\n#@yaml/map-key-override\n#@yaml/text-templated-strings\n(@= k @): #@ k\n#@ end\nc: 1\n",
+        &[],
+    );
+    assert_eq!(out.ok(), "a: a\nb: b\nc: 1\n");
+}

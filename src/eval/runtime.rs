@@ -33,7 +33,7 @@ use super::fragment::{FragmentNode, YamlFragment};
 use super::ystruct::struct_fields;
 use crate::template::{instr, CompiledTemplate, TKind};
 use crate::yaml::{
-    Annotation, Array, ArrayItem, Doc, DocSet, Map, MapItem, Meta, Node, Pos, ValueRef,
+    Annotation, Array, ArrayItem, Doc, DocSet, Map, MapItem, Meta, Node, Pos, ThinVec, ValueRef,
 };
 
 /// What a root template produced.
@@ -59,14 +59,26 @@ struct RNode {
     tag: u32,
     /// Taken (moved out) when the context is materialised, which happens once.
     setting: RefCell<Option<Setting>>,
-    key: Option<Node>,
-    annotations: Vec<Arc<Annotation>>,
-    children: Vec<usize>,
+    /// A key computed by code (boxed: rare, and arena nodes are copied as they start).
+    key: Option<Box<Node>>,
+    annotations: ThinVec<Arc<Annotation>>,
+    /// The node's children, linked through the arena: no allocation per node.
+    children: Children,
+    /// The next child of this node's parent.
+    next: Option<u32>,
     /// Left out of the output (an earlier item whose key a later one overrode).
     overridden: bool,
     /// The setting is a Starlark value (a dict, a list …), not a YAML fragment: a
     /// document computed this way stays even when empty (`Doc::computed`).
     computed: bool,
+}
+
+/// The first and last of a node's children (each links to the next), and their number.
+#[derive(Debug, Default, Clone, Copy)]
+struct Children {
+    first: Option<u32>,
+    last: Option<u32>,
+    len: u32,
 }
 
 #[derive(Debug)]
@@ -77,7 +89,7 @@ struct Ctx {
     /// Started nodes from the root down to the last one: (tag, arena index).
     parents: Vec<(u32, usize)>,
     /// Annotations evaluated for the node about to start.
-    pending_annotations: Vec<Arc<Annotation>>,
+    pending_annotations: ThinVec<Arc<Annotation>>,
     /// Documents already finished and materialised (a new document started after them),
     /// so that the arena holds one document at a time.
     done_docs: Vec<Doc>,
@@ -251,7 +263,7 @@ impl Runtime {
             arena: Vec::new(),
             root: None,
             parents: Vec::new(),
-            pending_annotations: Vec::new(),
+            pending_annotations: ThinVec::new(),
             done_docs: Vec::new(),
             empty_kind,
         });
@@ -455,18 +467,18 @@ impl Runtime {
             let docs = Materializer { t: &t, ctx }.docset(parent_inst)?.docs;
             ctx.done_docs.extend(docs);
             ctx.arena.truncate(parent_inst + 1);
-            ctx.arena[parent_inst].children.clear();
+            ctx.arena[parent_inst].children = Children::default();
         }
         if node.kind == TKind::MapItem {
             if let Some(key) = &node.key {
-                check_duplicate_key(&t, ctx, parent_inst, key, node.key_override)?;
+                check_duplicate_key(&t, ctx, parent_inst, None, key, node.key_override)?;
             }
         }
         let inst = ctx.arena.len();
         let mut rnode = RNode::new(tag);
         rnode.annotations = std::mem::take(&mut ctx.pending_annotations);
         ctx.arena.push(rnode);
-        ctx.arena[parent_inst].children.push(inst);
+        ctx.add_child(parent_inst, inst);
         ctx.parents.push((tag, inst));
         Ok(())
     }
@@ -548,30 +560,12 @@ impl Runtime {
             .map(|(_, i)| *i)
             .ok_or_else(|| anyhow!("internal error: node {tag} is not started"))?;
         let override_ok = t.nodes.get(tag as usize).is_some_and(|n| n.key_override);
-        if let Some(&(_, parent_inst)) = ctx
-            .parents
-            .iter()
-            .rev()
-            .find(|(_, i)| ctx.arena[*i].children.contains(&inst))
-        {
-            let others: Vec<usize> = ctx.arena[parent_inst]
-                .children
-                .iter()
-                .copied()
-                .filter(|&c| c != inst)
-                .collect();
-            for c in others {
-                let existing = item_key(&t, &ctx.arena[c]);
-                if !ctx.arena[c].overridden && existing.is_some_and(|k| k.value_eq(&key)) {
-                    if override_ok {
-                        ctx.arena[c].overridden = true;
-                    } else {
-                        bail!(duplicate_key_message(&key));
-                    }
-                }
-            }
+        // the node's parent is the started node before it
+        let at = ctx.parents.iter().rposition(|&(_, i)| i == inst);
+        if let Some(&(_, parent_inst)) = at.and_then(|k| ctx.parents.get(k.checked_sub(1)?)) {
+            check_duplicate_key(&t, ctx, parent_inst, Some(inst), &key, override_ok)?;
         }
-        ctx.arena[inst].key = Some(key);
+        ctx.arena[inst].key = Some(Box::new(key));
         Ok(())
     }
 
@@ -637,11 +631,34 @@ impl RNode {
             tag,
             setting: RefCell::new(None),
             key: None,
-            annotations: Vec::new(),
-            children: Vec::new(),
+            annotations: ThinVec::new(),
+            children: Children::default(),
+            next: None,
             overridden: false,
             computed: false,
         }
+    }
+}
+
+impl Ctx {
+    /// Appends node `child` to `parent`'s children.
+    fn add_child(&mut self, parent: usize, child: usize) {
+        let c = Some(child as u32);
+        let kids = self.arena[parent].children;
+        match kids.last {
+            Some(last) => self.arena[last as usize].next = c,
+            None => self.arena[parent].children.first = c,
+        }
+        let kids = &mut self.arena[parent].children;
+        kids.last = c;
+        kids.len += 1;
+    }
+
+    fn children(&self, inst: usize) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(self.arena[inst].children.first, |&c| {
+            self.arena[c as usize].next
+        })
+        .map(|c| c as usize)
     }
 }
 
@@ -676,7 +693,7 @@ fn item_key<'a>(t: &'a CompiledTemplate, n: &'a RNode) -> Option<&'a Node> {
     if matches!(*n.setting.borrow(), Some(Setting::Replace(_))) {
         return None;
     }
-    n.key.as_ref().or(t.nodes[n.tag as usize].key.as_ref())
+    n.key.as_deref().or(t.nodes[n.tag as usize].key.as_ref())
 }
 
 fn duplicate_key_message(key: &Node) -> String {
@@ -689,17 +706,22 @@ fn duplicate_key_message(key: &Node) -> String {
     )
 }
 
+/// Whether an item of `parent` other than `except` has `key`: an error, or that item is
+/// overridden (`@yaml/map-key-override`).
 fn check_duplicate_key(
     t: &CompiledTemplate,
     ctx: &mut Ctx,
     parent: usize,
+    except: Option<usize>,
     key: &Node,
     override_ok: bool,
 ) -> anyhow::Result<()> {
-    let children = ctx.arena[parent].children.clone();
-    for c in children {
-        let same =
-            !ctx.arena[c].overridden && item_key(t, &ctx.arena[c]).is_some_and(|k| k.value_eq(key));
+    let mut next = ctx.arena[parent].children.first;
+    while let Some(c) = next.map(|c| c as usize) {
+        next = ctx.arena[c].next;
+        let same = Some(c) != except
+            && !ctx.arena[c].overridden
+            && item_key(t, &ctx.arena[c]).is_some_and(|k| k.value_eq(key));
         if same {
             if override_ok {
                 ctx.arena[c].overridden = true;
@@ -720,7 +742,7 @@ fn check_replaced_keys(t: &CompiledTemplate, ctx: &Ctx, tag: u32, m: &Map) -> an
         return Ok(());
     };
     let me = ctx.parents[pos].1;
-    for &c in &ctx.arena[parent].children {
+    for c in ctx.children(parent) {
         let sibling = &ctx.arena[c];
         if c == me || sibling.overridden {
             continue;
@@ -778,7 +800,7 @@ impl Materializer<'_> {
     fn meta(&self, n: &RNode) -> Meta {
         Meta {
             pos: self.t.nodes[n.tag as usize].pos.clone(),
-            annotations: n.annotations.iter().cloned().collect(),
+            annotations: n.annotations.clone(),
             ..Meta::default()
         }
     }
@@ -797,7 +819,7 @@ impl Materializer<'_> {
         if let Some(Setting::Value(v)) = setting {
             return Ok(self.positioned(n, v));
         }
-        if let Some(&c) = n.children.first() {
+        if let Some(c) = n.children.first.map(|c| c as usize) {
             let child = self.rnode(c);
             return Ok(match self.t.nodes[child.tag as usize].kind {
                 TKind::Map => Node::Map(self.map(c)?),
@@ -813,7 +835,7 @@ impl Materializer<'_> {
 
     fn docset(&self, inst: usize) -> anyhow::Result<DocSet> {
         let mut docs = Vec::new();
-        for &c in &self.rnode(inst).children {
+        for c in self.ctx.children(inst) {
             let n = self.rnode(c);
             match n.setting.take() {
                 Some(Setting::Replace(v)) => match self.positioned(n, v) {
@@ -842,10 +864,9 @@ impl Materializer<'_> {
     }
 
     fn map(&self, inst: usize) -> anyhow::Result<Map> {
-        let children = &self.rnode(inst).children;
         // Sized up front: output trees are large and a grown vector wastes up to half.
-        let mut items: Vec<MapItem> = Vec::with_capacity(children.len());
-        for &c in children {
+        let mut items: Vec<MapItem> = Vec::with_capacity(self.rnode(inst).children.len as usize);
+        for c in self.ctx.children(inst) {
             let n = self.rnode(c);
             if n.overridden {
                 continue;
@@ -869,8 +890,9 @@ impl Materializer<'_> {
                 setting => {
                     let key = n
                         .key
-                        .clone()
-                        .or_else(|| self.t.nodes[n.tag as usize].key.clone())
+                        .as_deref()
+                        .or(self.t.nodes[n.tag as usize].key.as_ref())
+                        .cloned()
                         .unwrap_or(Node::Null);
                     if self.t.nodes[n.tag as usize].key_override {
                         items.retain(|e| !e.key.value_eq(&key));
@@ -887,9 +909,8 @@ impl Materializer<'_> {
     }
 
     fn array(&self, inst: usize) -> anyhow::Result<Array> {
-        let children = &self.rnode(inst).children;
-        let mut items = Vec::with_capacity(children.len());
-        for &c in children {
+        let mut items = Vec::with_capacity(self.rnode(inst).children.len as usize);
+        for c in self.ctx.children(inst) {
             let n = self.rnode(c);
             match n.setting.take() {
                 Some(Setting::Replace(v)) => match self.positioned(n, v) {
@@ -911,7 +932,7 @@ impl Materializer<'_> {
 
     fn text(&self, inst: usize) -> anyhow::Result<String> {
         let mut out = String::new();
-        for &c in &self.rnode(inst).children {
+        for c in self.ctx.children(inst) {
             let n = self.rnode(c);
             match &*n.setting.borrow() {
                 Some(Setting::Value(Node::Str(s))) => out.push_str(s),
@@ -1022,8 +1043,8 @@ pub fn instructions(builder: &mut GlobalsBuilder) {
     }
 
     fn __ytt_start_ctx(
-        template: i32,
-        first_node: Option<i32>,
+        #[starlark(require = pos)] template: i32,
+        #[starlark(require = pos)] first_node: Option<i32>,
         eval: &mut Evaluator,
     ) -> anyhow::Result<NoneType> {
         let first_node = first_node.map(as_u32).transpose()?;
@@ -1043,13 +1064,20 @@ pub fn instructions(builder: &mut GlobalsBuilder) {
         rt.end_ctx(eval.heap())
     }
 
-    fn __ytt_end_root(template: i32, eval: &mut Evaluator) -> anyhow::Result<NoneType> {
+    fn __ytt_end_root(
+        #[starlark(require = pos)] template: i32,
+        eval: &mut Evaluator,
+    ) -> anyhow::Result<NoneType> {
         let _ = template;
         runtime(eval)?.end_root()?;
         Ok(NoneType)
     }
 
-    fn __ytt_start_node(template: i32, tag: i32, eval: &mut Evaluator) -> anyhow::Result<NoneType> {
+    fn __ytt_start_node(
+        #[starlark(require = pos)] template: i32,
+        #[starlark(require = pos)] tag: i32,
+        eval: &mut Evaluator,
+    ) -> anyhow::Result<NoneType> {
         let rt = runtime(eval)?;
         rt.start_node(as_u32(template)?, as_u32(tag)?)
             .map_err(|e| instruction_error(rt, template, "start_node", e))?;
@@ -1057,9 +1085,9 @@ pub fn instructions(builder: &mut GlobalsBuilder) {
     }
 
     fn __ytt_set_node<'v>(
-        template: i32,
-        tag: i32,
-        value: Value<'v>,
+        #[starlark(require = pos)] template: i32,
+        #[starlark(require = pos)] tag: i32,
+        #[starlark(require = pos)] value: Value<'v>,
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<NoneType> {
         let rt = runtime(eval)?;
@@ -1069,9 +1097,9 @@ pub fn instructions(builder: &mut GlobalsBuilder) {
     }
 
     fn __ytt_set_key<'v>(
-        template: i32,
-        tag: i32,
-        value: Value<'v>,
+        #[starlark(require = pos)] template: i32,
+        #[starlark(require = pos)] tag: i32,
+        #[starlark(require = pos)] value: Value<'v>,
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<NoneType> {
         let rt = runtime(eval)?;
@@ -1106,7 +1134,10 @@ pub fn instructions(builder: &mut GlobalsBuilder) {
         Ok(NoneType)
     }
 
-    fn __ytt_kwargs<'v>(value: Value<'v>, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
+    fn __ytt_kwargs<'v>(
+        #[starlark(require = pos)] value: Value<'v>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
         if DictRef::from_value(value).is_some() {
             return Ok(value);
         }
