@@ -643,3 +643,135 @@ fn a_large_file_may_alias_an_anchor_of_an_earlier_document() {
     assert_eq!(docs[0], "a:\n  k: v\n");
     assert_eq!(docs[n + 1], "b:\n  k: v\n");
 }
+
+// ---------------------------------------------------------------------------------------
+// One large document holding a long list, parsed in pieces cut before its items
+// (`yaml::pieces`): the same items, values, line numbers and errors as one parse.
+// ---------------------------------------------------------------------------------------
+
+/// About `kib` KiB of data values: a list of services under `services`, each item a map
+/// with a nested map and a block scalar; and the output a template listing them gives.
+fn long_list(kib: usize) -> (String, String, usize) {
+    let mut values = String::from("#@data/values\n---\nservices:\n");
+    let mut expected = String::new();
+    let mut n = 0;
+    while values.len() < kib << 10 {
+        values.push_str(&format!(
+            "- name: svc{n} #! trailing\n  #! own-line\n  labels:\n    team: t{n}\n  notes: |\n    line {n}\n"
+        ));
+        expected.push_str(&format!("- svc{n}-t{n}-line {n}\n"));
+        n += 1;
+    }
+    (values, expected, n)
+}
+
+const LIST_TEMPLATE: &str = "#@ load(\"@ytt:data\", \"data\")\n---\nnames:\n#@ for s in data.values.services:\n- #@ s.name + \"-\" + s.labels.team + \"-\" + s.notes.strip()\n#@ end\n";
+
+#[test]
+fn a_long_list_of_data_values_reads_as_one_parse() {
+    let (values, expected, n) = long_list(400);
+    let out = Ytt::new()
+        .file("values.yml", &values)
+        .file("tpl.yml", LIST_TEMPLATE)
+        .run(&["-f", "values.yml", "-f", "tpl.yml"]);
+    assert_eq!(out.ok(), format!("names:\n{expected}"));
+    assert!(n > 1000, "{n} items");
+}
+
+#[test]
+fn a_long_list_keeps_its_line_numbers_in_errors() {
+    // a syntax error in the last item
+    let (mut values, _, _) = long_list(400);
+    let line = next_line(&values);
+    values.push_str("- name: [bad\n");
+    let out = Ytt::new()
+        .file("values.yml", &values)
+        .run(&["-f", "values.yml"]);
+    assert_eq!(
+        out.err(),
+        format!("ytt: Error: Unmarshaling YAML template 'values.yml': yaml: line {line}: did not find expected ',' or ']'\n")
+    );
+    // an evaluation error in a late item of a templated list names its line in the file
+    let (mut values, _, _) = long_list(400);
+    let line = next_line(&values);
+    values.push_str("- name: #@ fail(\"late\")\n");
+    let out = Ytt::new()
+        .file("values.yml", &values)
+        .run(&["-f", "values.yml"]);
+    assert!(
+        out.err()
+            .contains(&format!("values.yml:{line} | - name: #@ fail(\"late\")")),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_long_list_may_alias_an_anchor_of_an_early_item() {
+    // the alias is far from its anchor (in another piece): one parse decides
+    let (values, _, n) = long_list(400);
+    let values = values.replacen("- name: svc0", "- name: &first svc0", 1)
+        + "- name: *first\n  labels:\n    team: again\n  notes: x\n";
+    let out = Ytt::new()
+        .file("values.yml", &values)
+        .file("tpl.yml", LIST_TEMPLATE)
+        .run(&["-f", "values.yml", "-f", "tpl.yml"]);
+    let lines: Vec<&str> = out.ok().lines().collect();
+    assert_eq!(lines.len(), n + 2);
+    assert_eq!(lines[n + 1], "- svc0-again-x");
+}
+
+#[test]
+fn a_long_list_followed_by_a_key_reads_as_one_parse() {
+    let (values, expected, _) = long_list(400);
+    let values = values + "after: 1\n";
+    let tpl = format!("{LIST_TEMPLATE}after: #@ data.values.after\n");
+    let out = Ytt::new()
+        .file("values.yml", &values)
+        .file("tpl.yml", &tpl)
+        .run(&["-f", "values.yml", "-f", "tpl.yml"]);
+    assert_eq!(out.ok(), format!("names:\n{expected}after: 1\n"));
+}
+
+#[test]
+fn a_long_list_in_a_data_values_file_reads_as_one_parse() {
+    let mut values = String::from("# services\nservices:\n");
+    let mut expected = String::from("services:\n");
+    let mut n = 0;
+    while values.len() < 400 << 10 {
+        values.push_str(&format!(
+            "- name: svc{n} # trailing\n  # own-line\n  port: {n}\n"
+        ));
+        expected.push_str(&format!("- name: svc{n}\n  port: {n}\n"));
+        n += 1;
+    }
+    let y = Ytt::new().file("values.yml", &values).file(
+        "schema.yml",
+        "#@data/values-schema\n---\nservices:\n- name: \"\"\n  port: 0\n",
+    );
+    let args = [
+        "-f",
+        "schema.yml",
+        "--data-values-file",
+        "values.yml",
+        "--data-values-inspect",
+    ];
+    assert_eq!(y.run(&args).ok(), expected);
+    // a type error in the last item names its line
+    let line = next_line(&values);
+    let y = Ytt::new()
+        .file(
+            "values.yml",
+            &format!("{values}- name: last\n  port: \"x\"\n"),
+        )
+        .file(
+            "schema.yml",
+            "#@data/values-schema\n---\nservices:\n- name: \"\"\n  port: 0\n",
+        );
+    let out = y.run(&args);
+    assert!(
+        out.err().contains(&format!("{} |   port: \"x\"", line + 1)),
+        "{}",
+        out.stderr
+    );
+}

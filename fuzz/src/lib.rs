@@ -94,8 +94,8 @@ extern "C" fn on_fault(_: libc::c_int) {
 /// Target `yaml`: the parser on any text (lossily decoded, as the CLI refuses non-UTF-8
 /// YAML before parsing), plain and `--strict`; what parses is emitted as YAML, JSON and
 /// `pos`, and the YAML emitted must parse again (but for the reference's `<<`). The text
-/// cut before every document start (`ytt::yaml::pieces`) must, whenever its pieces
-/// join, give what one parse gives.
+/// cut before every document start and every item of a list at column 0
+/// (`ytt::yaml::pieces`) must, whenever its pieces join, give what one parse gives.
 pub fn yaml(data: &[u8]) {
     let text = String::from_utf8_lossy(data).into_owned();
     on_run_stack(move || {
@@ -107,8 +107,8 @@ pub fn yaml(data: &[u8]) {
             };
             let whole = parse(&text, &name, &opts);
             let pieces: Result<Vec<_>, _> = pieces::cut(&text, 1)
-                .into_iter()
-                .map(|r| pieces::parse_piece(&text, r, &name, &opts))
+                .iter()
+                .map(|c| pieces::parse_piece(&text, c, &name, &opts))
                 .collect();
             if let Some(joined) = pieces.ok().and_then(pieces::join) {
                 match &whole {

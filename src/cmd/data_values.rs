@@ -165,7 +165,7 @@ fn values_file(spec: &str, yaml: &ParseOptions, sources: &SourceOptions) -> Resu
         let text = String::from_utf8(bytes)
             .map_err(|_| anyhow!("Reading data values file '{display}': not valid UTF-8"))?;
         let file: Arc<str> = Arc::from(display.as_str());
-        let ds = parse(&text, &file, yaml)
+        let ds = crate::yaml::pieces::parse_text(&text, &file, yaml)
             .map_err(|e| anyhow!("Unmarshaling YAML data values file '{display}': {e}"))?;
         if crate::template::is_templated(&ds) {
             bail!(

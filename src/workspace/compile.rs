@@ -1,6 +1,5 @@
 //! Reading and compiling a library's files.
 
-use std::ops::Range;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -8,7 +7,6 @@ use std::borrow::Cow;
 
 use anyhow::{anyhow, bail};
 
-use crate::cores::on_cores;
 use crate::eval::runtime::Runtime;
 use crate::files::{FileKind, InputFile};
 use crate::template::{
@@ -16,7 +14,7 @@ use crate::template::{
     needs_no_evaluation, CompileError, CompileOptions, CompiledTemplate,
 };
 use crate::yaml::parser::{dedup_last_wins_deep, parse, AliasBudget, ParseOptions};
-use crate::yaml::pieces::{cut, join, parse_piece, Piece};
+use crate::yaml::pieces::{cores_for, parse_in_pieces};
 use crate::yaml::{DocSet, Node};
 
 /// A file ready to evaluate, or plain YAML needing none.
@@ -40,19 +38,11 @@ fn parse_with(file: &InputFile, strict: bool, aliases: &AliasBudget) -> anyhow::
         .map_err(|e| anyhow!("Unmarshaling YAML template '{}': {e}", file.rel_path))
 }
 
-/// Below this many bytes of YAML, a second thread costs more than it saves.
-const PARALLEL_FROM: usize = 64 << 10;
-
-/// Pieces of a large file are at least this large (`yaml::pieces`).
-const PIECE_MIN: usize = 64 << 10;
-
-/// Stack of a parsing thread: the parser's nesting is bounded (`yaml::parser::MAX_DEPTH`).
-pub(crate) const PARSE_STACK: usize = 64 << 20;
-
 /// Parses YAML files as [`parse_yaml`] does one after the other, on every core.
 ///
-/// Large files are cut into pieces at document starts (`yaml::pieces`), so that one
-/// large file, too, takes every core; the pieces parse largest first. The results are
+/// Large files are cut into pieces at document starts and before the items of long
+/// lists (`yaml::pieces`), so that one large file, too, takes every core; the pieces
+/// parse largest first. The results are
 /// the same, in the same order: a piece is parsed with an alias budget of its own, and a
 /// file's pieces are taken only if they join and the run's budget, spent in file order,
 /// holds what they copied; any other file (one that failed, or would exceed the budget)
@@ -63,60 +53,19 @@ pub(crate) fn parse_yaml_files(
     files: &[&InputFile],
     strict: bool,
 ) -> Vec<anyhow::Result<DocSet>> {
-    let bytes: usize = files.iter().map(|f| f.data.len()).sum();
-    // (asking for the cores reads cgroup files: not for a small run)
-    let threads = match bytes {
-        0..PARALLEL_FROM => 1,
-        _ => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    let threads = cores_for(files.iter().map(|f| f.data.len()).sum());
     if threads < 2 {
         return files.iter().map(|f| parse_yaml(rt, f, strict)).collect();
     }
-    let piece_size = PIECE_MIN.max(bytes / (threads * 4));
-    // (file, text, pieces); a file that is not UTF-8 is left to the serial pass
+    // a file that is not UTF-8 is left to the serial pass
     let texts: Vec<Option<(Cow<'_, str>, Arc<str>)>> = files
         .iter()
         .map(|f| Some((text_of(f).ok()?, Arc::from(f.rel_path.as_str()))))
         .collect();
-    let mut units: Vec<(usize, usize, Range<usize>)> = Vec::new();
-    let mut slots: Vec<Vec<Option<(Piece, usize)>>> = Vec::with_capacity(files.len());
-    for (i, t) in texts.iter().enumerate() {
-        let ranges = t
-            .as_ref()
-            .map_or(Vec::new(), |(src, _)| cut(src, piece_size));
-        slots.push(ranges.iter().map(|_| None).collect());
-        units.extend(ranges.into_iter().enumerate().map(|(k, r)| (i, k, r)));
-    }
-    units.sort_by_key(|(_, _, r)| std::cmp::Reverse(r.len()));
-    let parsed = on_cores(threads, "ytt-parse", PARSE_STACK, units.len(), |u| {
-        let (i, _, range) = &units[u];
-        let (src, name) = texts[*i].as_ref()?;
-        let opts = ParseOptions {
-            strict,
-            aliases: AliasBudget::default(),
-        };
-        let piece = parse_piece(src, range.clone(), name, &opts).ok()?;
-        Some((piece, opts.aliases.spent()))
-    });
-    // a piece that failed (or whose helper panicked) leaves its file to the serial pass
-    for ((i, k, _), piece) in units.iter().zip(parsed) {
-        slots[*i][*k] = piece;
-    }
-    slots
+    parse_in_pieces(threads, &texts, strict, &rt.aliases)
         .into_iter()
         .zip(files)
-        .map(|(pieces, file)| {
-            let pieces: Option<Vec<(Piece, usize)>> = pieces.into_iter().collect();
-            let joined = pieces.and_then(|ps| {
-                let copied = ps.iter().map(|(_, c)| c).sum();
-                let ds = join(ps.into_iter().map(|(p, _)| p).collect())?;
-                Some((ds, copied))
-            });
-            match joined {
-                Some((ds, copied)) if rt.aliases.try_spend(copied) => Ok(ds),
-                _ => parse_yaml(rt, file, strict),
-            }
-        })
+        .map(|(ds, file)| ds.map_or_else(|| parse_yaml(rt, file, strict), Ok))
         .collect()
 }
 

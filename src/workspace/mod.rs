@@ -135,7 +135,7 @@ fn drop_aside<T: Send + 'static>(value: T) {
     // when no thread can be started, `spawn` drops the closure, and `value` with it, here
     let _ = std::thread::Builder::new()
         .name("ytt-free".into())
-        .stack_size(compile::PARSE_STACK)
+        .stack_size(crate::yaml::pieces::PARSE_STACK)
         .spawn(move || drop(value));
 }
 

@@ -120,6 +120,8 @@ pub fn parse(src: &str, file: &Arc<str>, opts: &ParseOptions) -> Result<DocSet, 
 pub(super) struct Parsed {
     pub ds: DocSet,
     pub patches: usize,
+    /// The most frames (document and collections) open at once.
+    pub deepest: usize,
 }
 
 pub(super) fn parse_counted(
@@ -611,6 +613,7 @@ struct Builder<'a> {
     /// trailing comments waiting for the last item on their line
     pending_trailing: Vec<Comment>,
     doc_count: usize,
+    deepest: usize,
 }
 
 impl<'a> Builder<'a> {
@@ -625,6 +628,7 @@ impl<'a> Builder<'a> {
             pending_own: Vec::new(),
             pending_trailing: Vec::new(),
             doc_count: 0,
+            deepest: 0,
         }
     }
 
@@ -874,6 +878,7 @@ impl<'a> Builder<'a> {
             return Err(complex_key(line));
         }
         self.value_start(scan, line)?;
+        self.deepest = self.deepest.max(self.stack.len() + 1);
         if self.stack.len() > MAX_DEPTH {
             return Err(YamlError::at(
                 Some(line),
@@ -1004,6 +1009,7 @@ impl<'a> Builder<'a> {
                 },
             },
             patches: 0,
+            deepest: self.deepest,
         }
     }
 }

@@ -1,6 +1,7 @@
-//! A large YAML stream cut at document starts, so that its pieces parse on several
-//! threads (`workspace::compile::parse_yaml_files`) and join into the very document set
-//! one parse of the whole text gives.
+//! A large YAML stream cut into pieces, so that they parse on several threads
+//! (`workspace::compile::parse_yaml_files`) and join into the very document set one parse
+//! of the whole text gives. A stream is cut at document starts, and a large document
+//! before items of a block sequence at column 0 (a file holding one long list).
 //!
 //! A line starting with `---` and a blank or a line break is a document start for saphyr
 //! wherever it is (inside a quoted scalar or a flow collection it is an error, which the
@@ -14,6 +15,21 @@
 //! took the `---` in), or when the pieces took more patches than a whole file may: the
 //! caller then parses the whole text, which decides the result and the error.
 //!
+//! A line starting with `- ` (or a lone `-`) at column 0 is an item of the root sequence
+//! or of the root map's last value, once such a line came before it with no other line at
+//! column 0 in between: it ends whatever the item before it holds (a block scalar's
+//! content, a plain scalar's lines, nested collections are all indented) as the end of
+//! the text does, and a quoted scalar or flow collection left open fails the piece before
+//! the cut. So a document is cut before such an item when the line before it is neither
+//! blank nor a comment (which would belong to the item, or in a kept block scalar, to the
+//! scalar), and the next piece, parsed alone as a root sequence, gives further items of
+//! the sequence the document so far ends in. [`join`] refuses when that sequence is not
+//! the one at column 0 (its first item is not on the line the cut found), when comments
+//! were left over at the end of the piece before the cut, or when the piece nests as
+//! deep as the limit (it is a level deeper in the whole text). The cuts of a sequence
+//! are dropped when another line at column 0 follows it (a key after the list): the
+//! piece holding it would fail.
+//!
 //! Cuts are only made where line numbers are plain to count: not in a text with `%`
 //! directives (they belong to the next document), a byte order mark, a lone carriage
 //! return or a Unicode line break (saphyr counts them as lines, `\n` counting does not).
@@ -21,22 +37,51 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::node::{DocSet, Meta, Node, ThinVec};
-use super::parser::{parse_counted, ParseOptions, YamlError, MAX_PATCHES};
+use std::borrow::Cow;
+
+use super::node::{Array, Doc, DocSet, Meta, Node, ThinVec};
+use super::parser::{
+    parse, parse_counted, AliasBudget, ParseOptions, YamlError, MAX_DEPTH, MAX_PATCHES,
+};
+use crate::cores::on_cores;
+
+/// Below this many bytes of YAML, a second thread costs more than it saves.
+const PARALLEL_FROM: usize = 64 << 10;
+
+/// Pieces of a large file are at least this large.
+const PIECE_MIN: usize = 64 << 10;
+
+/// Stack of a parsing thread: the parser's nesting is bounded (`yaml::parser::MAX_DEPTH`).
+pub(crate) const PARSE_STACK: usize = 64 << 20;
+
+/// A piece of a text: where it is, and how it meets its neighbours.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cut {
+    pub range: Range<usize>,
+    /// The piece holds further items of the sequence the piece before it ends in: the
+    /// line of that sequence's first item.
+    continues: Option<u32>,
+    /// The next piece continues this piece's last sequence (rather than starting with a
+    /// document).
+    continued: bool,
+}
 
 /// One piece parsed alone.
 pub struct Piece {
     parsed: super::parser::Parsed,
     /// The line of the `---` that starts the next piece, parsed with this one.
     next_start: Option<u32>,
+    continues: Option<u32>,
+    continued: bool,
 }
 
-/// Where to cut `src` into pieces of about `size` bytes or more, each starting at a
-/// document start (the first at 0). One range, the whole text, when it cannot be cut.
-pub fn cut(src: &str, size: usize) -> Vec<Range<usize>> {
+/// Where to cut `src` into pieces of about `size` bytes or more, the first at 0, each
+/// starting at a document start or at an item of a sequence at column 0. One piece, the
+/// whole text, when it cannot be cut.
+pub fn cut(src: &str, size: usize) -> Vec<Cut> {
     let size = size.max(1);
     if src.len() < 2 * size || !plain_lines(src) {
-        return std::iter::once(0..src.len()).collect();
+        return vec![Cut::plain(0..src.len())];
     }
     let b = src.as_bytes();
     let finder = memchr::memmem::Finder::new(b"\n---");
@@ -58,7 +103,93 @@ pub fn cut(src: &str, size: usize) -> Vec<Range<usize>> {
     }
     let mut ranges: Vec<Range<usize>> = starts.windows(2).map(|w| w[0]..w[1]).collect();
     ranges.push(*starts.last().unwrap_or(&0)..src.len());
-    ranges
+    let mut cuts = Vec::with_capacity(ranges.len());
+    for r in ranges {
+        if r.len() >= 2 * size {
+            cut_items(src, r, size, &mut cuts);
+        } else {
+            cuts.push(Cut::plain(r));
+        }
+    }
+    cuts
+}
+
+impl Cut {
+    fn plain(range: Range<usize>) -> Self {
+        Cut {
+            range,
+            continues: None,
+            continued: false,
+        }
+    }
+}
+
+/// Cuts `range` (whole documents) before items of sequences at column 0, about `size`
+/// bytes apart (see the module's comment), pushing its pieces to `out`.
+fn cut_items(src: &str, range: Range<usize>, size: usize, out: &mut Vec<Cut>) {
+    let b = src.as_bytes();
+    let mut line = memchr::memchr_iter(b'\n', &b[..range.start]).count() as u32 + 1;
+    // (offset of an item's line, line of its sequence's first item)
+    let mut cuts: Vec<(usize, u32)> = Vec::new();
+    // the first item of the sequence being read, and how many cuts came before it
+    let mut seq: Option<(u32, usize)> = None;
+    let mut prev_plain = false;
+    let mut last = range.start;
+    // the first line of a range after a document start is the end of the line before
+    let starts = std::iter::once(range.start)
+        .chain(memchr::memchr_iter(b'\n', &b[range.clone()]).map(|i| range.start + i + 1));
+    for (k, s) in starts.enumerate() {
+        if k > 0 {
+            line += 1;
+        }
+        if s >= range.end {
+            break;
+        }
+        match b[s] {
+            b' ' => {
+                let first = b[s..range.end].iter().find(|&&c| c != b' ');
+                prev_plain = !matches!(first, None | Some(b'#' | b'\n' | b'\r'));
+            }
+            b'\n' | b'\r' | b'#' => prev_plain = false,
+            b'-' if matches!(b.get(s + 1), None | Some(b' ' | b'\n' | b'\r')) => {
+                match seq {
+                    None => seq = Some((line, cuts.len())),
+                    Some((first, _)) => {
+                        if prev_plain && s - last >= size && range.end - s >= size / 2 {
+                            cuts.push((s, first));
+                            last = s;
+                        }
+                    }
+                }
+                prev_plain = true;
+            }
+            _ => {
+                // a key, a document marker, a tab …: the pieces of the sequence before
+                // it would hold it
+                if let Some((_, before)) = seq.take() {
+                    cuts.truncate(before);
+                    last = cuts.last().map_or(range.start, |c| c.0);
+                }
+                prev_plain = true;
+            }
+        }
+    }
+    let mut start = range.start;
+    let mut continues = None;
+    for (at, first) in cuts {
+        out.push(Cut {
+            range: start..at,
+            continues,
+            continued: true,
+        });
+        start = at;
+        continues = Some(first);
+    }
+    out.push(Cut {
+        range: start..range.end,
+        continues,
+        continued: false,
+    });
 }
 
 /// Whether line `n` of `src` starts after the `n - 1`th `\n`, and no cut could separate a
@@ -78,17 +209,18 @@ fn plain_lines(src: &str) -> bool {
             .any(|s| memchr::memmem::find(b, s.as_bytes()).is_some())
 }
 
-/// Parses `src[range]` (a range of [`cut`]), and the `---` after it, with the line
+/// Parses a piece of `src` (one of [`cut`]), and the `---` after it, with the line
 /// numbers it has in `src`.
 pub fn parse_piece(
     src: &str,
-    range: Range<usize>,
+    cut: &Cut,
     file: &Arc<str>,
     opts: &ParseOptions,
 ) -> Result<Piece, YamlError> {
     let b = src.as_bytes();
+    let range = cut.range.clone();
     let before = memchr::memchr_iter(b'\n', &b[..range.start]).count() as u32;
-    let next_start = (range.end < src.len())
+    let next_start = (range.end < src.len() && !cut.continued)
         .then(|| before + memchr::memchr_iter(b'\n', &b[range.clone()]).count() as u32 + 1);
     // `---` and the blank or break after it (ASCII: the end is a char boundary)
     let end = match next_start {
@@ -105,7 +237,12 @@ pub fn parse_piece(
             c.line += before;
         }
     }
-    Ok(Piece { parsed, next_start })
+    Ok(Piece {
+        parsed,
+        next_start,
+        continues: cut.continues,
+        continued: cut.continued,
+    })
 }
 
 fn shift_meta(meta: &mut Meta, by: u32) {
@@ -145,7 +282,13 @@ pub fn join(pieces: Vec<Piece>) -> Option<DocSet> {
     let mut carried = ThinVec::new();
     for piece in pieces {
         let mut part = piece.parsed.ds;
-        if !carried.is_empty() {
+        if let Some(first_item) = piece.continues {
+            if piece.parsed.deepest > MAX_DEPTH || part.docs.is_empty() {
+                return None;
+            }
+            let items = part.docs.remove(0);
+            continue_sequence(ds.docs.last_mut()?, first_item, items)?;
+        } else if !carried.is_empty() {
             let first = part.docs.first_mut()?;
             carried.extend(first.meta.comments.drain(..));
             first.meta.comments = std::mem::take(&mut carried);
@@ -157,11 +300,108 @@ pub fn join(pieces: Vec<Piece>) -> Option<DocSet> {
                 return None;
             }
             carried = opened.meta.comments;
+        } else if piece.continued && !part.meta.comments.is_empty() {
+            // comments after the last node belong to the next piece's first item
+            return None;
         }
         ds.docs.append(&mut part.docs);
         ds.meta = part.meta;
     }
     Some(ds)
+}
+
+/// Parses one text as [`parse`] does, in pieces on every core when it is large (a data
+/// values file given on the command line).
+pub fn parse_text(src: &str, file: &Arc<str>, opts: &ParseOptions) -> Result<DocSet, YamlError> {
+    let threads = cores_for(src.len());
+    if threads >= 2 {
+        let texts = [Some((Cow::Borrowed(src), file.clone()))];
+        if let Some(Some(ds)) = parse_in_pieces(threads, &texts, opts.strict, &opts.aliases).pop() {
+            return Ok(ds);
+        }
+    }
+    parse(src, file, opts)
+}
+
+/// How many threads parse `bytes` of YAML.
+pub(crate) fn cores_for(bytes: usize) -> usize {
+    // (asking for the cores reads cgroup files: not for a small run)
+    match bytes {
+        0..PARALLEL_FROM => 1,
+        _ => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    }
+}
+
+/// The document set of each text (and its file name), from its pieces parsed on
+/// `threads` threads; `None` where a serial parse must decide: a text that is missing, a
+/// piece that failed, pieces that did not join, or what they copied by alias expansion
+/// (a budget of their own each) not fitting in `budget`, spent in the order of the texts.
+pub(crate) fn parse_in_pieces(
+    threads: usize,
+    texts: &[Option<(Cow<'_, str>, Arc<str>)>],
+    strict: bool,
+    budget: &AliasBudget,
+) -> Vec<Option<DocSet>> {
+    let bytes: usize = texts.iter().flatten().map(|(src, _)| src.len()).sum();
+    let piece_size = PIECE_MIN.max(bytes / (threads * 4));
+    let mut units: Vec<(usize, usize, Cut)> = Vec::new();
+    let mut slots: Vec<Vec<Option<(Piece, usize)>>> = Vec::with_capacity(texts.len());
+    for (i, t) in texts.iter().enumerate() {
+        let cuts = t
+            .as_ref()
+            .map_or(Vec::new(), |(src, _)| cut(src, piece_size));
+        slots.push(cuts.iter().map(|_| None).collect());
+        units.extend(cuts.into_iter().enumerate().map(|(k, c)| (i, k, c)));
+    }
+    units.sort_by_key(|(_, _, c)| std::cmp::Reverse(c.range.len()));
+    let parsed = on_cores(threads, "ytt-parse", PARSE_STACK, units.len(), |u| {
+        let (i, _, piece) = &units[u];
+        let (src, name) = texts[*i].as_ref()?;
+        let opts = ParseOptions {
+            strict,
+            aliases: AliasBudget::default(),
+        };
+        let piece = parse_piece(src, piece, name, &opts).ok()?;
+        Some((piece, opts.aliases.spent()))
+    });
+    for ((i, k, _), piece) in units.iter().zip(parsed) {
+        slots[*i][*k] = piece;
+    }
+    slots
+        .into_iter()
+        .map(|pieces| {
+            // a text without pieces (missing) has nothing to join
+            let pieces: Vec<(Piece, usize)> = pieces.into_iter().collect::<Option<_>>()?;
+            let copied = pieces.iter().map(|(_, c)| c).sum();
+            let ds = join(pieces.into_iter().map(|(p, _)| p).collect())?;
+            budget.try_spend(copied).then_some(ds)
+        })
+        .collect()
+}
+
+/// Appends the items a piece holds (its first document, a root sequence) to the
+/// sequence at column 0 that `doc` ends in: its root, or its root map's last value,
+/// whose first item is on line `first_item`.
+fn continue_sequence(doc: &mut Doc, first_item: u32, items: Doc) -> Option<()> {
+    let Node::Array(Array { items: more }) = items.value else {
+        return None;
+    };
+    if !items.meta.comments.is_empty() {
+        return None;
+    }
+    let seq = match &mut doc.value {
+        Node::Array(a) => a,
+        Node::Map(m) => match &mut m.items.last_mut()?.value {
+            Node::Array(a) => a,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    if seq.items.first()?.meta.pos.line != first_item {
+        return None;
+    }
+    seq.items.extend(more);
+    Some(())
 }
 
 #[cfg(test)]

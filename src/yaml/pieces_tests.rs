@@ -12,11 +12,11 @@ fn name() -> Arc<str> {
 /// piece failed or the join refused), and how many pieces there were.
 fn piecewise(src: &str) -> (usize, Option<DocSet>) {
     let opts = ParseOptions::default();
-    let ranges = cut(src, 1);
-    let n = ranges.len();
-    let pieces: Result<Vec<Piece>, _> = ranges
-        .into_iter()
-        .map(|r| parse_piece(src, r, &name(), &opts))
+    let cuts = cut(src, 1);
+    let n = cuts.len();
+    let pieces: Result<Vec<Piece>, _> = cuts
+        .iter()
+        .map(|c| parse_piece(src, c, &name(), &opts))
         .collect();
     (n, pieces.ok().and_then(join))
 }
@@ -116,13 +116,13 @@ fn texts_whose_lines_saphyr_counts_otherwise_are_not_cut() {
 fn pieces_are_about_the_size_asked_for() {
     let doc = "k: v\n".repeat(20);
     let src = format!("{doc}---\n").repeat(100);
-    let ranges = cut(&src, src.len() / 4);
-    assert_eq!(ranges.len(), 4);
-    assert!(ranges
+    let cuts = cut(&src, src.len() / 4);
+    assert_eq!(cuts.len(), 4);
+    assert!(cuts
         .iter()
-        .all(|r| src[r.clone()].len() >= src.len() / 4 - doc.len()));
-    assert_eq!(ranges.first().unwrap().start, 0);
-    assert_eq!(ranges.last().unwrap().end, src.len());
+        .all(|c| src[c.range.clone()].len() >= src.len() / 4 - doc.len()));
+    assert_eq!(cuts.first().unwrap().range.start, 0);
+    assert_eq!(cuts.last().unwrap().range.end, src.len());
     // the last piece is not left smaller than half the size asked for
     assert_eq!(cut(&src, src.len() / 2 - 2).len(), 2);
     assert_eq!(cut(&src, src.len() / 2 + 1).len(), 1);
@@ -216,4 +216,119 @@ fn random_streams_cut_everywhere_join_as_one_parse() {
         cut_and_joined += usize::from(agrees(&src.join("\n")));
     }
     assert!(cut_and_joined > 500, "only {cut_and_joined} streams joined");
+}
+
+#[test]
+fn long_lists_are_cut_before_their_items() {
+    for src in [
+        "k:\n- a\n- b\n- c\n",
+        "- 1\n- 2\n- 3\n",
+        "#@data/values\n---\nservices:\n- name: a\n  port: 1\n- name: b\n  labels:\n    x: y\n- name: c\n",
+        // what an item holds ends where the next item starts, as at the end of the text
+        "k:\n- a: |\n    text\n- b: |+\n    kept\n- c: >-\n    f\n- d\n",
+        "k:\n- a: plain\n    more\n- - nested\n  - seq\n-\n- 'q'\n- \"r\"\n- [1, 2]\n- {x: 1}\n",
+        // trailing comments stay with their line's item
+        "k:\n- a # t\n- b: 1 # u\n  c: 2 # v\n- d\n",
+        // own-line comments inside an item
+        "k:\n- a:\n  # own\n    b: 1\n- c\n",
+        // anchors used within a piece
+        "k:\n- &x a\n- b\n- &y c\n",
+        "a: 1\nk:\n- 1\n- 2\n---\nb:\n- 3\n- 4\n",
+        "k:\r\n- a\r\n- b\r\n",
+    ] {
+        assert!(agrees(src), "{src:?} was not cut and joined");
+    }
+    // the items keep their line numbers
+    let (n, joined) = piecewise("k:\n- a\n- b\n- c\n");
+    assert_eq!(n, 3);
+    let ds = joined.expect("joined");
+    let Node::Map(m) = &ds.docs[0].value else {
+        panic!("{:?}", ds.docs[0].value)
+    };
+    let Node::Array(a) = &m.items[0].value else {
+        panic!("{:?}", m.items[0].value)
+    };
+    let lines: Vec<u32> = a.items.iter().map(|i| i.meta.pos.line).collect();
+    assert_eq!(lines, [2, 3, 4]);
+}
+
+#[test]
+fn lists_are_not_cut_where_one_parse_decides_otherwise() {
+    // after a blank or a comment line (the comment is the next item's)
+    assert_eq!(cut("k:\n- a\n\n- b\n# c\n- d\n", 1).len(), 1);
+    assert_eq!(cut("k:\n- a\n  # c\n- b\n", 1).len(), 1);
+    // the first item at column 0 starts the list: no cut before it
+    assert_eq!(cut("k:\n- a\n", 1).len(), 1);
+    // a key after the list: every cut of the list is dropped, a later list is cut
+    let src = "k:\n- 1\n- 2\n- 3\nb: 1\nc:\n- 4\n- 5\n";
+    assert_eq!(cut(src, 1).len(), 2);
+    assert!(agrees(src));
+    // items of a list at column 0 after a list indented under its key: one parse fails
+    let src = "a:\n  - x\n- y\n- z\n";
+    assert!(parse(src, &name(), &ParseOptions::default()).is_err());
+    assert_eq!(piecewise(src).1, None);
+    // a list inside a root block scalar, inside a quoted scalar, in a flow collection
+    for src in [
+        "--- |\n- a\n- b\n- c\n",
+        "k: \"x\n- a\n- b\"\n",
+        "k: [\n- a,\n- b]\n",
+        "k:\n- &x a\n- *x\n",
+        // the first item at column 0 is in a quoted scalar of a list indented under `a`
+        "a:\n  - \"x\n- y\"\n- z\n",
+    ] {
+        assert!(!agrees(src), "{src:?}");
+    }
+}
+
+#[test]
+fn an_item_nesting_to_the_limit_is_parsed_with_its_document() {
+    // the piece nests one level less than the whole text: at the limit, refused
+    let item = |depth: usize| format!("{}x", "- ".repeat(depth));
+    let at_limit = format!("k:\n- 1\n- {}\n", item(MAX_DEPTH - 1));
+    assert!(parse(&at_limit, &name(), &ParseOptions::default()).is_err());
+    assert_eq!(piecewise(&at_limit), (2, None));
+    assert!(agrees(&format!("k:\n- 1\n- {}\n", item(MAX_DEPTH - 2))));
+}
+
+/// Lists at column 0 under root keys, items of every shape, now and then a line at
+/// column 0 that ends the list or something left open across items.
+#[test]
+fn random_lists_cut_before_every_item_join_as_one_parse() {
+    const ITEMS: &[&str] = &[
+        "- a",
+        "- b: 1\n  c: |\n    text\n  d: 2 # t",
+        "- e: 1\n  # own\n  f: 2",
+        "# own",
+        "",
+        "- - z\n  - w",
+        "-",
+        "- 'q'",
+        "- [1, 2]",
+        "- &a x",
+        "- *a",
+        "- g: >\n    folded",
+        "- |+\n  kept\n",
+        "- h: plain\n    more",
+        "- \"multi\n  line\"",
+    ];
+    const BREAKERS: &[&str] = &[
+        "x: 1", "---", "...", "- \"s", "  t\"", "- [1,", "  2]", "\t- h", "  - i", "k: |", "--- |",
+    ];
+    let mut r = Lcg(0x51ed);
+    let mut cut_and_joined = 0;
+    for _ in 0..3000 {
+        let mut src: Vec<&str> = Vec::new();
+        if r.chance(50) {
+            src.push("k:");
+        }
+        for _ in 0..2 + r.below(12) {
+            src.push(r.pick(ITEMS));
+        }
+        if r.chance(30) {
+            let at = r.below(src.len() + 1);
+            src.insert(at, r.pick(BREAKERS));
+        }
+        cut_and_joined += usize::from(agrees(&src.join("\n")));
+    }
+    assert!(cut_and_joined > 500, "only {cut_and_joined} lists joined");
 }
