@@ -118,6 +118,8 @@ pub struct Runtime {
     numbers: RefCell<Vec<Option<u32>>>,
     /// The alias-expansion budget of the run's YAML files.
     pub aliases: crate::yaml::parser::AliasBudget,
+    /// The texts of the run's files, which reports quote.
+    pub sources: crate::schema::Sources,
     /// Garbage collection inside loops.
     gc: super::gc::LoopGc,
     /// `print()` output and warnings.

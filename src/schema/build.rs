@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::check::{check, Holder, ViolationKind};
-use super::report::{annotation_line, titled, Item, Report, Source};
+use super::report::{titled, Item, Report, Source, Sources};
 use super::types::*;
 use crate::overlay::Host;
 use crate::yaml::{Annotation, Array, Map, MapItem, Meta, Node, Pos};
@@ -21,22 +21,24 @@ enum At {
     ArrayItem,
 }
 
-/// Builds types, reading annotation arguments through `host`.
+/// Builds types, reading annotation arguments through `host` and the lines annotations
+/// were written on from `sources`.
 pub struct Builder<'h> {
     host: &'h mut dyn Host,
+    sources: &'h Sources,
 }
 
 type Res<T> = Result<T, Report>;
 
 /// Where an annotation was written: its own comment line when it can be found.
-pub fn annotation_pos(ann: &Annotation) -> Pos {
-    comment_pos(&ann.pos, &ann.name)
+fn annotation_pos(sources: &Sources, ann: &Annotation) -> Pos {
+    comment_pos(sources, &ann.pos, &ann.name)
 }
 
 /// The line of the comment `#@name` written for the node at `pos` (or `pos` itself).
-fn comment_pos(pos: &Pos, name: &str) -> Pos {
+fn comment_pos(sources: &Sources, pos: &Pos, name: &str) -> Pos {
     if let Some(file) = pos.file.name() {
-        if let Some(line) = annotation_line(&file, pos.line, name) {
+        if let Some(line) = sources.annotation_line(&file, pos.line, name) {
             return Pos {
                 file: pos.file,
                 line,
@@ -48,17 +50,17 @@ fn comment_pos(pos: &Pos, name: &str) -> Pos {
 
 /// A copy of `ann` positioned on the comment lines it (and each of its arguments, for an
 /// annotation an overlay merged) was written on.
-fn written_where(ann: &Annotation) -> Annotation {
+fn written_where(sources: &Sources, ann: &Annotation) -> Annotation {
     let mut a = ann.clone();
-    a.pos = comment_pos(&a.pos, &a.name);
+    a.pos = comment_pos(sources, &a.pos, &a.name);
     for p in &mut a.arg_pos {
-        *p = comment_pos(p, &ann.name);
+        *p = comment_pos(sources, p, &ann.name);
     }
     a
 }
 
 /// The source lines from the first of `anns` down to the node.
-fn span(node: &Pos, anns: &[&Annotation]) -> Source {
+fn span(sources: &Sources, node: &Pos, anns: &[&Annotation]) -> Source {
     let Some(name) = node
         .file
         .name()
@@ -71,7 +73,7 @@ fn span(node: &Pos, anns: &[&Annotation]) -> Source {
     };
     let mut from = node.line;
     for a in anns {
-        let p = annotation_pos(a);
+        let p = annotation_pos(sources, a);
         if p.file == node.file && p.line > 0 && p.line < from {
             from = p.line;
         }
@@ -100,6 +102,7 @@ fn item(
 }
 
 fn syntax_error(
+    sources: &Sources,
     name: &str,
     node: &Pos,
     ann: &Annotation,
@@ -111,7 +114,7 @@ fn syntax_error(
         INVALID,
         vec![item(
             Some(format!("syntax error in @{name} annotation")),
-            span(node, &[ann]),
+            span(sources, node, &[ann]),
             Some(found),
             Some(expected),
             hints,
@@ -154,8 +157,8 @@ fn plain(n: &Node) -> Node {
 }
 
 impl<'h> Builder<'h> {
-    pub fn new(host: &'h mut dyn Host) -> Self {
-        Builder { host }
+    pub fn new(host: &'h mut dyn Host, sources: &'h Sources) -> Self {
+        Builder { host, sources }
     }
 
     /// The type of a schema document.
@@ -190,7 +193,7 @@ impl<'h> Builder<'h> {
             Kind::Any
         } else {
             match value {
-                Node::Null => return Err(null_error(pos)),
+                Node::Null => return Err(null_error(self.sources, pos)),
                 Node::Map(m) => {
                     let mut items = Vec::with_capacity(m.items.len());
                     for i in &m.items {
@@ -208,7 +211,7 @@ impl<'h> Builder<'h> {
                             "Invalid schema - wrong number of items in array definition",
                             vec![item(
                                 None,
-                                span(pos, &[]),
+                                span(self.sources, pos, &[]),
                                 Some(format!("{} array items", a.items.len())),
                                 Some("exactly 1 array item, of the desired type".into()),
                                 &[
@@ -269,7 +272,7 @@ impl<'h> Builder<'h> {
                     INVALID,
                     vec![item(
                         Some("@schema/deprecated not supported on a document".into()),
-                        span(pos, &[a]),
+                        span(self.sources, pos, &[a]),
                         None,
                         None,
                         &[
@@ -282,13 +285,14 @@ impl<'h> Builder<'h> {
             ty.doc.deprecated = Some(self.string_arg(a, pos)?);
         }
         for a in meta.annotations.iter().filter(|a| a.name == VALIDATION) {
-            ty.validations.push(Arc::new(written_where(a)));
+            ty.validations
+                .push(Arc::new(written_where(self.sources, a)));
         }
         if ty.validations.is_empty() && ty.is_string() {
             if let Some(d) = str_defaults {
                 ty.validations.push(Arc::new(Annotation {
                     name: VALIDATION.to_owned(),
-                    ..written_where(d)
+                    ..written_where(self.sources, d)
                 }));
             }
         }
@@ -302,14 +306,14 @@ impl<'h> Builder<'h> {
                 INVALID,
                 vec![item(
                     Some(summary.to_owned()),
-                    span(pos, &[a]),
+                    span(self.sources, pos, &[a]),
                     Some(found),
                     Some(expected.to_owned()),
                     &[hint],
                 )],
             )
         };
-        let by = annotation_pos(a).describe();
+        let by = annotation_pos(self.sources, a).describe();
         if !a.args.is_empty() || a.kwargs.is_empty() {
             return Err(err(
                 "expected @schema/type annotation to have keyword argument and value",
@@ -328,7 +332,11 @@ impl<'h> Builder<'h> {
                     "Supported kwargs are 'any'",
                 ));
             }
-            match self.host.value(*v).map_err(|e| host_error(pos, a, e))? {
+            match self
+                .host
+                .value(*v)
+                .map_err(|e| host_error(self.sources, pos, a, e))?
+            {
                 Node::Bool(b) => any = b,
                 _ => {
                     let t = self.host.type_name(*v).unwrap_or_else(|_| "value".into());
@@ -346,7 +354,7 @@ impl<'h> Builder<'h> {
 
     /// `@schema/nullable` takes no arguments.
     fn no_args(&mut self, a: &Annotation, pos: &Pos) -> Res<()> {
-        let by = annotation_pos(a).describe();
+        let by = annotation_pos(self.sources, a).describe();
         let found = if !a.kwargs.is_empty() {
             format!("keyword argument in @{} (by {by})", a.name)
         } else if !a.args.is_empty() {
@@ -355,6 +363,7 @@ impl<'h> Builder<'h> {
             return Ok(());
         };
         Err(syntax_error(
+            self.sources,
             &a.name,
             pos,
             a,
@@ -381,7 +390,7 @@ impl<'h> Builder<'h> {
                 INVALID,
                 vec![item(
                     Some("Schema was specified within an \"any type\" fragment".into()),
-                    span(&meta.pos, &anns),
+                    span(self.sources, &meta.pos, &anns),
                     Some(format!("{} annotation(s)", names.join(", "))),
                     Some("no '@schema/...' on nodes within a node annotated '@schema/type any=True'".into()),
                     &["an \"any type\" fragment has no constraints; nested schema annotations conflict and are disallowed"],
@@ -408,10 +417,11 @@ impl<'h> Builder<'h> {
 
     /// The one string argument of `@schema/desc`, `title` and `deprecated`.
     fn string_arg(&mut self, a: &Annotation, pos: &Pos) -> Res<String> {
-        let by = annotation_pos(a).describe();
+        let by = annotation_pos(self.sources, a).describe();
         let name = a.name.as_str();
         if !a.kwargs.is_empty() {
             return Err(syntax_error(
+                self.sources,
                 name,
                 pos,
                 a,
@@ -422,6 +432,7 @@ impl<'h> Builder<'h> {
         }
         if a.args.is_empty() {
             return Err(syntax_error(
+                self.sources,
                 name,
                 pos,
                 a,
@@ -432,6 +443,7 @@ impl<'h> Builder<'h> {
         }
         if a.args.len() > 1 {
             return Err(syntax_error(
+                self.sources,
                 name,
                 pos,
                 a,
@@ -443,10 +455,11 @@ impl<'h> Builder<'h> {
         match self
             .host
             .value(a.args[0])
-            .map_err(|e| host_error(pos, a, e))?
+            .map_err(|e| host_error(self.sources, pos, a, e))?
         {
             Node::Str(s) => Ok(s),
             _ => Err(syntax_error(
+                self.sources,
                 name,
                 pos,
                 a,
@@ -460,11 +473,12 @@ impl<'h> Builder<'h> {
     /// `@schema/default value`: checked against the type, then completed with defaults.
     fn default_value(&mut self, a: &Annotation, ty: &Type, at: At) -> Res<Node> {
         let pos = &ty.pos;
-        let ann_pos = annotation_pos(a);
+        let ann_pos = annotation_pos(self.sources, a);
         let by = ann_pos.describe();
         let expected = format!("{} (by {})", ty.name(), pos.describe());
         if !a.kwargs.is_empty() {
             return Err(syntax_error(
+                self.sources,
                 &a.name,
                 pos,
                 a,
@@ -478,6 +492,7 @@ impl<'h> Builder<'h> {
         }
         if a.args.is_empty() {
             return Err(syntax_error(
+                self.sources,
                 &a.name,
                 pos,
                 a,
@@ -488,6 +503,7 @@ impl<'h> Builder<'h> {
         }
         if a.args.len() > 1 {
             return Err(syntax_error(
+                self.sources,
                 &a.name,
                 pos,
                 a,
@@ -503,7 +519,7 @@ impl<'h> Builder<'h> {
                     Some(titled(
                         "Invalid schema - @schema/default not supported on array item",
                     )),
-                    span(pos, &[a]),
+                    span(self.sources, pos, &[a]),
                     None,
                     None,
                     &[
@@ -516,14 +532,14 @@ impl<'h> Builder<'h> {
         let mut value = self
             .host
             .value(a.args[0])
-            .map_err(|e| host_error(pos, a, e))?;
+            .map_err(|e| host_error(self.sources, pos, a, e))?;
         position(&mut value, pos);
         if let Some((found, expected)) = first_mismatch(ty, &mut value, pos) {
             return Err(Report::new(
                 "Invalid schema - @schema/default is wrong type",
                 vec![item(
                     None,
-                    span(pos, &[a]),
+                    span(self.sources, pos, &[a]),
                     Some(format!("{found} (at {by})")),
                     Some(expected),
                     &[],
@@ -536,11 +552,20 @@ impl<'h> Builder<'h> {
     /// `@schema/examples ("desc", value), ...`.
     fn examples(&mut self, a: &Annotation, ty: &Type) -> Res<Vec<(String, Node)>> {
         let pos = &ty.pos;
-        let ann_pos = annotation_pos(a);
+        let ann_pos = annotation_pos(self.sources, a);
         let by = ann_pos.describe();
         let name = a.name.as_str();
-        let syntax =
-            |found: String| syntax_error(name, pos, a, found, EXAMPLES_EXPECTED.into(), &[]);
+        let syntax = |found: String| {
+            syntax_error(
+                self.sources,
+                name,
+                pos,
+                a,
+                found,
+                EXAMPLES_EXPECTED.into(),
+                &[],
+            )
+        };
         if !a.kwargs.is_empty() {
             return Err(syntax(format!("keyword argument in @{name} (by {by})")));
         }
@@ -554,7 +579,10 @@ impl<'h> Builder<'h> {
                 .type_name(*r)
                 .map(|t| t == "starlark.Tuple")
                 .unwrap_or(false);
-            let v = self.host.value(*r).map_err(|e| host_error(pos, a, e))?;
+            let v = self
+                .host
+                .value(*r)
+                .map_err(|e| host_error(self.sources, pos, a, e))?;
             if !is_tuple {
                 return Err(syntax(format!("{} for @{name} (at {by})", v.type_name())));
             }
@@ -585,7 +613,7 @@ impl<'h> Builder<'h> {
                     "Invalid schema - @schema/examples has wrong type",
                     vec![item(
                         None,
-                        span(pos, &[a]),
+                        span(self.sources, pos, &[a]),
                         Some(format!("{found} (by {by})")),
                         Some(expected),
                         &[],
@@ -598,12 +626,12 @@ impl<'h> Builder<'h> {
     }
 }
 
-fn null_error(pos: &Pos) -> Report {
+fn null_error(sources: &Sources, pos: &Pos) -> Report {
     Report::new(
         "Invalid schema - null value not allowed here",
         vec![item(
             None,
-            span(pos, &[]),
+            span(sources, pos, &[]),
             Some("null value".into()),
             Some("non-null value".into()),
             &[
@@ -615,12 +643,12 @@ fn null_error(pos: &Pos) -> Report {
     )
 }
 
-fn host_error(pos: &Pos, a: &Annotation, e: anyhow::Error) -> Report {
+fn host_error(sources: &Sources, pos: &Pos, a: &Annotation, e: anyhow::Error) -> Report {
     Report::new(
         INVALID,
         vec![item(
             Some(format!("reading @{} annotation: {e:#}", a.name)),
-            span(pos, &[a]),
+            span(sources, pos, &[a]),
             None,
             None,
             &[],
@@ -759,7 +787,9 @@ mod tests {
             &[],
             &[("min_len", 0)],
         )));
-        let ty = Builder::new(&mut host).document(&doc, &meta).unwrap();
+        let ty = Builder::new(&mut host, &Sources::default())
+            .document(&doc, &meta)
+            .unwrap();
         let Kind::Map(items) = &ty.kind else {
             panic!("not a map")
         };
@@ -793,7 +823,7 @@ mod tests {
                 vec![ann(TITLE, 3, &[0], &[])],
             )],
         });
-        let err = Builder::new(&mut host)
+        let err = Builder::new(&mut host, &Sources::default())
             .document(&doc, &Meta::at(pos(2)))
             .unwrap_err();
         assert_eq!(err.title, "Invalid schema");
@@ -804,7 +834,7 @@ mod tests {
         let doc = Node::Map(Map {
             items: vec![item("a", Node::Null, 3, vec![])],
         });
-        let err = Builder::new(&mut host)
+        let err = Builder::new(&mut host, &Sources::default())
             .document(&doc, &Meta::at(pos(2)))
             .unwrap_err();
         assert_eq!(err.title, "Invalid schema - null value not allowed here");

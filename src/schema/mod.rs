@@ -17,7 +17,7 @@ use std::sync::Arc;
 use crate::overlay::Host;
 use crate::yaml::{Annotation, Meta, Node, Pos};
 use check::{Holder, Violation, ViolationKind};
-pub use report::register_source;
+pub use report::Sources;
 use report::{Item, Report, Source};
 pub use types::{Kind, Type};
 
@@ -38,11 +38,16 @@ pub struct FlagOrigin<'a> {
 impl Schema {
     /// Builds the schema from the merged schema document. The error is the reference's
     /// report (`Invalid schema ...`).
-    pub fn build(value: &Node, meta: &Meta, host: &mut dyn Host) -> Result<Schema, String> {
-        build::Builder::new(host)
+    pub fn build(
+        value: &Node,
+        meta: &Meta,
+        host: &mut dyn Host,
+        sources: &Sources,
+    ) -> Result<Schema, String> {
+        build::Builder::new(host, sources)
             .document(value, meta)
             .map(|root| Schema { root })
-            .map_err(|r| r.render())
+            .map_err(|r| r.render(sources))
     }
 
     /// The first data values: every key with its default.
@@ -69,6 +74,7 @@ impl Schema {
         values: &mut Node,
         meta: &mut Meta,
         flag: Option<FlagOrigin>,
+        sources: &Sources,
     ) -> Result<(), String> {
         if !meta.pos.is_known() {
             meta.pos = self.root.pos.clone();
@@ -78,7 +84,7 @@ impl Schema {
         if out.is_empty() {
             return Ok(());
         }
-        Err(violations_report(&out, flag).render())
+        Err(violations_report(&out, flag).render(sources))
     }
 }
 

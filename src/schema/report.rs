@@ -14,9 +14,8 @@
 //!     = expected: integer (by schema.yml:9)
 //! ```
 //!
-//! Source lines are read from a per-thread registry of the run's files
-//! ([`register_source`]), filled by the workspace as it reads libraries and by the
-//! command line for data-values files.
+//! Source lines are read from the run's [`Sources`], filled by the workspace as it reads
+//! libraries and data-values files.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -28,14 +27,15 @@ struct SourceText {
     line_starts: Option<Vec<usize>>,
 }
 
-thread_local! {
-    static SOURCES: RefCell<HashMap<String, SourceText>> = RefCell::new(HashMap::new());
-}
+/// The texts of a run's files, by the names positions give them: what reports quote.
+/// Owned by the run (`Runtime::sources`), so that runs share nothing.
+#[derive(Default)]
+pub struct Sources(RefCell<HashMap<String, SourceText>>);
 
-/// Makes the text of file `name` (as positions name it) available to reports.
-pub fn register_source(name: &str, data: Arc<[u8]>) {
-    SOURCES.with(|s| {
-        let mut s = s.borrow_mut();
+impl Sources {
+    /// Makes the text of file `name` (as positions name it) available to reports.
+    pub fn register(&self, name: &str, data: Arc<[u8]>) {
+        let mut s = self.0.borrow_mut();
         if let Some(existing) = s.get(name) {
             if Arc::ptr_eq(&existing.data, &data) {
                 return;
@@ -48,16 +48,14 @@ pub fn register_source(name: &str, data: Arc<[u8]>) {
                 line_starts: None,
             },
         );
-    });
-}
-
-/// Line `line` (1-based) of registered file `name`, without its line break.
-pub fn source_line(name: &str, line: u32) -> Option<String> {
-    if line == 0 {
-        return None;
     }
-    SOURCES.with(|s| {
-        let mut s = s.borrow_mut();
+
+    /// Line `line` (1-based) of registered file `name`, without its line break.
+    pub fn line(&self, name: &str, line: u32) -> Option<String> {
+        if line == 0 {
+            return None;
+        }
+        let mut s = self.0.borrow_mut();
         let src = s.get_mut(name)?;
         let data = &src.data;
         let starts = src.line_starts.get_or_insert_with(|| {
@@ -77,45 +75,46 @@ pub fn source_line(name: &str, line: u32) -> Option<String> {
         let end = starts.get(line as usize).map_or(data.len(), |e| e - 1);
         let text = String::from_utf8_lossy(&data[start..end.max(start)]);
         Some(text.strip_suffix('\r').unwrap_or(&text).to_owned())
-    })
-}
+    }
 
-/// The line of the comment `#@name ...` written for the node on `node_line` of file
-/// `name`: the node's own line (a trailing comment) or the comment lines right above it.
-pub fn annotation_line(name: &str, node_line: u32, annotation: &str) -> Option<u32> {
-    let is_it = |text: &str| -> bool {
-        let Some(rest) = text.trim_start().strip_prefix("#@") else {
-            return false;
+    /// The line of the comment `#@name ...` written for the node on `node_line` of file
+    /// `name`: the node's own line (a trailing comment) or the comment lines right above
+    /// it.
+    pub fn annotation_line(&self, name: &str, node_line: u32, annotation: &str) -> Option<u32> {
+        let is_it = |text: &str| -> bool {
+            let Some(rest) = text.trim_start().strip_prefix("#@") else {
+                return false;
+            };
+            let rest = rest.trim_start();
+            match rest.strip_prefix(annotation) {
+                Some(after) => after.is_empty() || after.starts_with([' ', '\t', '(']),
+                None => false,
+            }
         };
-        let rest = rest.trim_start();
-        match rest.strip_prefix(annotation) {
-            Some(after) => after.is_empty() || after.starts_with([' ', '\t', '(']),
-            None => false,
-        }
-    };
-    if let Some(own) = source_line(name, node_line) {
-        if let Some(idx) = own.find("#@") {
-            if is_it(&own[idx..]) {
-                return Some(node_line);
+        if let Some(own) = self.line(name, node_line) {
+            if let Some(idx) = own.find("#@") {
+                if is_it(&own[idx..]) {
+                    return Some(node_line);
+                }
             }
         }
+        let mut l = node_line;
+        while l > 1 {
+            l -= 1;
+            let text = self.line(name, l)?;
+            let t = text.trim();
+            if t.is_empty() {
+                continue;
+            }
+            if !t.starts_with('#') {
+                return None;
+            }
+            if is_it(t) {
+                return Some(l);
+            }
+        }
+        None
     }
-    let mut l = node_line;
-    while l > 1 {
-        l -= 1;
-        let text = source_line(name, l)?;
-        let t = text.trim();
-        if t.is_empty() {
-            continue;
-        }
-        if !t.starts_with('#') {
-            return None;
-        }
-        if is_it(t) {
-            return Some(l);
-        }
-    }
-    None
 }
 
 /// What an item of a report shows above its `= found:` line.
@@ -164,7 +163,7 @@ impl Report {
         }
     }
 
-    pub fn render(&self) -> String {
+    pub fn render(&self, sources: &Sources) -> String {
         let width = self
             .items
             .iter()
@@ -191,7 +190,7 @@ impl Report {
                     Source::File { name, from, to } => {
                         s.push_str(&format!("{name}:\n{pad}|\n"));
                         for l in *from..=*to {
-                            let text = source_line(name, l).unwrap_or_default();
+                            let text = sources.line(name, l).unwrap_or_default();
                             s.push_str(&format!("  {l:>width$} | {text}\n"));
                         }
                         s.push_str(&format!("{pad}|\n"));
@@ -236,7 +235,8 @@ mod tests {
 
     #[test]
     fn renders_items_with_a_shared_gutter_width() {
-        register_source(
+        let sources = Sources::default();
+        sources.register(
             "report-test.yml",
             Arc::from(&b"a: 1\nb: 2\nc: 3\nd: 4\ne: 5\nf: 6\ng: 7\nh: 8\ni: 9\nj: 10\n"[..]),
         );
@@ -268,7 +268,7 @@ mod tests {
             ],
         );
         assert_eq!(
-            r.render(),
+            r.render(&sources),
             "One or more data values were invalid\n====================================\n\n\
              report-test.yml:\n     |\n   2 | b: 2\n     |\n\n     = found: integer\n     = expected: string (by s.yml:3)\n\n\
              Given data value is not declared in schema\nreport-test.yml:\n     |\n  10 | j: 10\n     |\n\n\n\n     = hint: h\n\n"
@@ -277,6 +277,7 @@ mod tests {
 
     #[test]
     fn calculated_values_use_a_hash_gutter() {
+        let sources = Sources::default();
         let r = Report::new(
             "T",
             vec![Item {
@@ -290,29 +291,38 @@ mod tests {
             }],
         );
         assert_eq!(
-            r.render(),
+            r.render(&sources),
             "T\n=\n\nData value calculated:\n    #\n    # foo: \"4\"\n    #\n\n    = found: string\n    = expected: integer\n\n"
         );
     }
 
     #[test]
     fn finds_annotation_comment_lines() {
-        register_source(
+        let sources = Sources::default();
+        sources.register(
             "ann-test.yml",
             Arc::from(&b"#@data/values-schema\n---\n#@schema/desc \"x\"\n\n#@ schema/default 1\nfoo: 0 #@schema/nullable\n"[..]),
         );
-        assert_eq!(annotation_line("ann-test.yml", 6, "schema/desc"), Some(3));
         assert_eq!(
-            annotation_line("ann-test.yml", 6, "schema/default"),
+            sources.annotation_line("ann-test.yml", 6, "schema/desc"),
+            Some(3)
+        );
+        assert_eq!(
+            sources.annotation_line("ann-test.yml", 6, "schema/default"),
             Some(5)
         );
         assert_eq!(
-            annotation_line("ann-test.yml", 6, "schema/nullable"),
+            sources.annotation_line("ann-test.yml", 6, "schema/nullable"),
             Some(6)
         );
-        assert_eq!(annotation_line("ann-test.yml", 6, "schema/title"), None);
         assert_eq!(
-            annotation_line("ann-test.yml", 2, "data/values-schema"),
+            sources.annotation_line("ann-test.yml", 6, "schema/title"),
+            None
+        );
+        // another run's sources know nothing of this file
+        assert_eq!(Sources::default().line("ann-test.yml", 1), None);
+        assert_eq!(
+            sources.annotation_line("ann-test.yml", 2, "data/values-schema"),
             Some(1)
         );
     }

@@ -17,7 +17,7 @@ use crate::eval::exec::run_template;
 use crate::eval::runtime::{RootOutput, Runtime};
 use crate::files::{FileKind, InputFile};
 use crate::overlay::{self, Host};
-use crate::schema::{FlagOrigin, Schema};
+use crate::schema::{FlagOrigin, Schema, Sources};
 use crate::stdlib::overlay::EvalHost;
 use crate::template::CompileOptions;
 use crate::yaml::{Doc, DocSet, Meta, Node};
@@ -106,7 +106,7 @@ pub fn library_values(
     let mut schema_files: Vec<String> = Vec::new();
     for f in &lib.files {
         // reports quote source lines of any file of the run
-        crate::schema::register_source(&f.file.rel_path, f.file.data.clone());
+        rt.sources.register(&f.file.rel_path, f.file.data.clone());
     }
     let is_template = |f: &InputFile| f.kind == FileKind::YamlTemplate && !f.is_library;
     let templates: Vec<&InputFile> = lib
@@ -269,7 +269,13 @@ pub fn library_values(
         .into_iter()
         .partition(|e| e.refs.is_empty());
     let for_me = mine.iter();
-    let schema = library_schema(&schema_files, own_schemas, for_me.clone(), host)?;
+    let schema = library_schema(
+        &schema_files,
+        own_schemas,
+        for_me.clone(),
+        host,
+        &rt.sources,
+    )?;
 
     let mut result = Node::Null;
     // the base document's metadata: its validations apply to the whole document
@@ -285,7 +291,7 @@ pub fn library_values(
      -> anyhow::Result<()> {
         if let Some(s) = &schema {
             let meta = doc_meta.get_or_insert_with(|| s.defaults_meta());
-            s.check(result, meta, flag).map_err(|r| {
+            s.check(result, meta, flag, &rt.sources).map_err(|r| {
                 anyhow!("Overlaying data values (in following order: {order}): \n{r}")
             })?;
         }
@@ -360,7 +366,7 @@ pub fn library_values(
         let c = Arc::try_unwrap(c).unwrap_or_else(|shared| (*shared).clone());
         let flag_text = c.flag_line().map(str::to_owned);
         let source = c.source().to_owned();
-        values::apply_cli(&mut result, c).map_err(wrap)?;
+        values::apply_cli(&mut result, c, &rt.sources).map_err(wrap)?;
         let flag = flag_text.as_deref().map(|text| FlagOrigin {
             source: &source,
             text,
@@ -410,6 +416,7 @@ fn library_schema<'e>(
     own: Vec<Doc>,
     for_me: impl Iterator<Item = &'e Envelope>,
     host: &mut dyn Host,
+    sources: &Sources,
 ) -> anyhow::Result<Option<Schema>> {
     let own_count = own.len();
     let mut docs: Vec<Doc> = own;
@@ -439,7 +446,9 @@ fn library_schema<'e>(
         value = overlay::apply_doc_value(value, &mut meta, (&doc.value, &doc.meta), None, host)
             .map_err(|e| wrap(indent(&e.indented(0), 2)))?;
     }
-    Schema::build(&value, &meta, host).map(Some).map_err(wrap)
+    Schema::build(&value, &meta, host, sources)
+        .map(Some)
+        .map_err(wrap)
 }
 
 /// Evaluates a library's templates with its data values, applies its overlays, and checks

@@ -221,12 +221,16 @@ fn position_all(n: &mut Node, pos: &Pos) {
 }
 
 /// Applies the command line's values (those for this library) onto `values`.
-pub fn apply_cli(values: &mut Node, cli: CliValues) -> anyhow::Result<()> {
+pub fn apply_cli(
+    values: &mut Node,
+    cli: CliValues,
+    sources: &crate::schema::Sources,
+) -> anyhow::Result<()> {
     match cli {
         CliValues::Plain {
             doc, source, text, ..
         } => {
-            crate::schema::register_source(&source, Arc::from(text.as_bytes()));
+            sources.register(&source, Arc::from(text.as_bytes()));
             if values.is_null() {
                 *values = Node::Map(Map::default());
             }
