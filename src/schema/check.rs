@@ -2,8 +2,18 @@
 //! filled with their defaults (inside array items too), and each value node gets its
 //! type's `schema/validation` annotations.
 
+use std::sync::Mutex;
+
 use super::types::{Kind, MapItemType, Type, VALIDATION};
-use crate::yaml::{Map, Meta, Node, Pos, ThinVec};
+use crate::cores::on_cores;
+use crate::yaml::{ArrayItem, Map, Meta, Node, Pos, ThinVec};
+
+/// From this many items, an array's items are checked on every core (each takes a few
+/// thousand instructions: far more than handing out a run of them).
+const SPREAD_FROM: usize = 2048;
+
+/// Stack of a checking thread: values nest as deep as their parse allows.
+const CHECK_STACK: usize = 64 << 20;
 
 /// What holds the value being checked (for the "Data value calculated" rendering).
 #[derive(Clone, Copy, Debug)]
@@ -91,6 +101,19 @@ pub fn check(
     holder: Holder,
     out: &mut Vec<Violation>,
 ) {
+    walk(ty, value, meta, holder, out, true);
+}
+
+/// [`check`]; `spread`: a long array may be checked on every core (not inside a run of
+/// items that already is).
+fn walk(
+    ty: &Type,
+    value: &mut Node,
+    meta: &mut Meta,
+    holder: Holder,
+    out: &mut Vec<Violation>,
+    spread: bool,
+) {
     annotate(ty, meta);
     if ty.is_any() || (ty.nullable && value.is_null()) {
         return;
@@ -110,12 +133,13 @@ pub fn check(
         (Kind::Map(types), Node::Map(m)) => {
             for item in &mut m.items {
                 match types.iter().find(|t| t.key.value_eq(&item.key)) {
-                    Some(t) => check(
+                    Some(t) => walk(
                         &t.ty,
                         &mut item.value,
                         &mut item.meta,
                         Holder::Key(&item.key),
                         out,
+                        spread,
                     ),
                     None => out.push(Violation {
                         kind: ViolationKind::Undeclared {
@@ -142,26 +166,67 @@ pub fn check(
                     meta: Meta::at(t.ty.pos.clone()),
                 };
                 let mut ignored = Vec::new();
-                check(
+                walk(
                     &t.ty,
                     &mut item.value,
                     &mut item.meta,
                     Holder::Key(&t.key),
                     &mut ignored,
+                    spread,
                 );
                 m.items.push(item);
             }
         }
-        (Kind::Array(elem), Node::Array(a)) => {
-            for item in &mut a.items {
-                check(elem, &mut item.value, &mut item.meta, Holder::Item, out);
-            }
-        }
+        (Kind::Array(elem), Node::Array(a)) => check_items(elem, &mut a.items, out, spread),
         (Kind::String, Node::Str(_))
         | (Kind::Integer, Node::Int(_))
         | (Kind::Float, Node::Float(_) | Node::Int(_))
         | (Kind::Boolean, Node::Bool(_)) => {}
         _ => mismatch(value, meta, out),
+    }
+}
+
+/// Checks array items, each on its own: a long array's runs of items on every core, their
+/// violations kept in item order.
+fn check_items(elem: &Type, items: &mut [ArrayItem], out: &mut Vec<Violation>, spread: bool) {
+    let threads = match spread && items.len() >= SPREAD_FROM {
+        true => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        false => 1,
+    };
+    let run = |items: &mut [ArrayItem], out: &mut Vec<Violation>, spread: bool| {
+        for item in items {
+            walk(
+                elem,
+                &mut item.value,
+                &mut item.meta,
+                Holder::Item,
+                out,
+                spread,
+            );
+        }
+    };
+    if threads < 2 {
+        return run(items, out, spread);
+    }
+    let runs: Vec<Mutex<&mut [ArrayItem]>> = items
+        .chunks_mut(items.len().div_ceil(threads * 4))
+        .map(Mutex::new)
+        .collect();
+    let found = on_cores(threads, "ytt-check", CHECK_STACK, runs.len(), |u| {
+        let mut items = runs[u].lock().ok()?;
+        let mut found = Vec::new();
+        run(&mut items, &mut found, false);
+        Some(found)
+    });
+    for (found, items) in found.into_iter().zip(runs) {
+        match found {
+            Some(found) => out.extend(found),
+            // a run whose helper could not start (or panicked: the same panic follows here)
+            None => {
+                let items = items.into_inner().unwrap_or_else(|e| e.into_inner());
+                run(items, out, false);
+            }
+        }
     }
 }
 
@@ -318,5 +383,80 @@ mod tests {
             &mut out,
         );
         assert_eq!(out.len(), 1);
+    }
+
+    #[test]
+    fn a_long_array_checked_on_every_core_is_checked_as_one_after_the_other() {
+        let elem = map_of(
+            vec![
+                ("id", scalar(Kind::Integer, 4, Node::Int(0.into()))),
+                ("mask", scalar(Kind::String, 5, Node::Str("m".into()))),
+            ],
+            3,
+        );
+        let nested = Type {
+            kind: Kind::Array(Box::new(elem.clone())),
+            nullable: false,
+            pos: pos(6),
+            default: Node::Array(Array::default()),
+            doc: TypeDoc::default(),
+            validations: vec![],
+        };
+        let ty = Type {
+            kind: Kind::Array(Box::new(map_of(vec![("subnets", nested)], 7))),
+            nullable: false,
+            pos: pos(2),
+            default: Node::Array(Array::default()),
+            doc: TypeDoc::default(),
+            validations: vec![],
+        };
+        // items with mismatches, undeclared keys and missing keys here and there, each
+        // holding an array that is long too
+        let item = |n: usize| {
+            let subnet = |k: usize| match (n + k) % 7 {
+                0 => map(vec![("id", Node::Str(format!("x{n}-{k}")))]),
+                3 => map(vec![("nope", Node::Int(1.into()))]),
+                _ => map(vec![("id", Node::Int((k as i64).into()))]),
+            };
+            let subnets = Array {
+                items: (0..if n.is_multiple_of(500) { SPREAD_FROM } else { 3 })
+                    .map(|k| ArrayItem {
+                        value: subnet(k),
+                        meta: Meta::at(pos(k as u32 + 1)),
+                    })
+                    .collect(),
+            };
+            ArrayItem {
+                value: map(vec![("subnets", Node::Array(subnets))]),
+                meta: Meta::at(pos(n as u32 + 1)),
+            }
+        };
+        let values = Node::Array(Array {
+            items: (0..3 * SPREAD_FROM).map(item).collect(),
+        });
+        let (mut spread, mut serial) = (values.clone(), values);
+        let (mut spread_out, mut serial_out) = (Vec::new(), Vec::new());
+        check(
+            &ty,
+            &mut spread,
+            &mut Meta::default(),
+            Holder::Doc,
+            &mut spread_out,
+        );
+        walk(
+            &ty,
+            &mut serial,
+            &mut Meta::default(),
+            Holder::Doc,
+            &mut serial_out,
+            false,
+        );
+        assert!(
+            serial_out.len() > SPREAD_FROM,
+            "{} violations",
+            serial_out.len()
+        );
+        assert_eq!(spread_out, serial_out);
+        assert_eq!(spread, serial);
     }
 }
