@@ -418,8 +418,13 @@ mod tests {
                 3 => map(vec![("nope", Node::Int(1.into()))]),
                 _ => map(vec![("id", Node::Int((k as i64).into()))]),
             };
+            let len = if n.is_multiple_of(500) {
+                SPREAD_FROM
+            } else {
+                3
+            };
             let subnets = Array {
-                items: (0..if n.is_multiple_of(500) { SPREAD_FROM } else { 3 })
+                items: (0..len)
                     .map(|k| ArrayItem {
                         value: subnet(k),
                         meta: Meta::at(pos(k as u32 + 1)),
