@@ -3,6 +3,15 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+/// Stack of a helper thread whose work recurses as deep as a tree nests (parsing,
+/// checking or freeing one): nesting is bounded (`yaml::parser::MAX_DEPTH`).
+pub(crate) const TREE_STACK: usize = 64 << 20;
+
+/// How many cores the process may use (1 when that cannot be known).
+pub(crate) fn available() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// `work(u)` for every unit `u` in `0..units`, on `threads` threads (the caller's
 /// included) named `name` with `stack` bytes of stack. A unit's slot is `None` when its
 /// work gave nothing, or when the helper that took it panicked or could not start (the

@@ -5,15 +5,12 @@
 use std::sync::Mutex;
 
 use super::types::{Kind, MapItemType, Type, VALIDATION};
-use crate::cores::on_cores;
+use crate::cores::{available, on_cores, TREE_STACK};
 use crate::yaml::{ArrayItem, Map, Meta, Node, Pos, ThinVec};
 
 /// From this many items, an array's items are checked on every core (each takes a few
 /// thousand instructions: far more than handing out a run of them).
 const SPREAD_FROM: usize = 2048;
-
-/// Stack of a checking thread: values nest as deep as their parse allows.
-const CHECK_STACK: usize = 64 << 20;
 
 /// What holds the value being checked (for the "Data value calculated" rendering).
 #[derive(Clone, Copy, Debug)]
@@ -190,7 +187,7 @@ fn walk(
 /// violations kept in item order.
 fn check_items(elem: &Type, items: &mut [ArrayItem], out: &mut Vec<Violation>, spread: bool) {
     let threads = match spread && items.len() >= SPREAD_FROM {
-        true => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        true => available(),
         false => 1,
     };
     let run = |items: &mut [ArrayItem], out: &mut Vec<Violation>, spread: bool| {
@@ -212,7 +209,7 @@ fn check_items(elem: &Type, items: &mut [ArrayItem], out: &mut Vec<Violation>, s
         .chunks_mut(items.len().div_ceil(threads * 4))
         .map(Mutex::new)
         .collect();
-    let found = on_cores(threads, "ytt-check", CHECK_STACK, runs.len(), |u| {
+    let found = on_cores(threads, "ytt-check", TREE_STACK, runs.len(), |u| {
         let mut items = runs[u].lock().ok()?;
         let mut found = Vec::new();
         run(&mut items, &mut found, false);
@@ -281,6 +278,28 @@ mod tests {
         }
     }
 
+    fn array_of(elem: Type, line: u32) -> Type {
+        Type {
+            kind: Kind::Array(Box::new(elem)),
+            nullable: false,
+            pos: pos(line),
+            default: Node::Array(Array::default()),
+            doc: TypeDoc::default(),
+            validations: vec![],
+        }
+    }
+
+    /// A map of an integer `id` (line 4) and a string `mask` (line 5), declared on line 3.
+    fn subnet() -> Type {
+        map_of(
+            vec![
+                ("id", scalar(Kind::Integer, 4, Node::Int(0.into()))),
+                ("mask", scalar(Kind::String, 5, Node::Str("m".into()))),
+            ],
+            3,
+        )
+    }
+
     fn map(items: Vec<(&str, Node)>) -> Node {
         Node::Map(Map {
             items: items
@@ -296,27 +315,8 @@ mod tests {
 
     #[test]
     fn fills_defaults_in_array_items_and_reports_mismatches() {
-        let elem = map_of(
-            vec![
-                ("id", scalar(Kind::Integer, 4, Node::Int(0.into()))),
-                ("mask", scalar(Kind::String, 5, Node::Str("m".into()))),
-            ],
-            3,
-        );
-        let ty = map_of(
-            vec![(
-                "subnets",
-                Type {
-                    kind: Kind::Array(Box::new(elem)),
-                    nullable: false,
-                    pos: pos(2),
-                    default: Node::Array(Array::default()),
-                    doc: TypeDoc::default(),
-                    validations: vec![],
-                },
-            )],
-            1,
-        );
+        let elem = subnet();
+        let ty = map_of(vec![("subnets", array_of(elem, 2))], 1);
         let mut v = map(vec![(
             "subnets",
             Node::Array(Array {
@@ -387,29 +387,8 @@ mod tests {
 
     #[test]
     fn a_long_array_checked_on_every_core_is_checked_as_one_after_the_other() {
-        let elem = map_of(
-            vec![
-                ("id", scalar(Kind::Integer, 4, Node::Int(0.into()))),
-                ("mask", scalar(Kind::String, 5, Node::Str("m".into()))),
-            ],
-            3,
-        );
-        let nested = Type {
-            kind: Kind::Array(Box::new(elem.clone())),
-            nullable: false,
-            pos: pos(6),
-            default: Node::Array(Array::default()),
-            doc: TypeDoc::default(),
-            validations: vec![],
-        };
-        let ty = Type {
-            kind: Kind::Array(Box::new(map_of(vec![("subnets", nested)], 7))),
-            nullable: false,
-            pos: pos(2),
-            default: Node::Array(Array::default()),
-            doc: TypeDoc::default(),
-            validations: vec![],
-        };
+        let elem = subnet();
+        let ty = array_of(map_of(vec![("subnets", array_of(elem, 6))], 7), 2);
         // items with mismatches, undeclared keys and missing keys here and there, each
         // holding an array that is long too
         let item = |n: usize| {

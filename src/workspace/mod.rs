@@ -129,13 +129,12 @@ pub fn render(mut opts: RenderOptions, files: Vec<InputFile>) -> anyhow::Result<
 
 /// Frees `value` on a thread of its own: the parse trees an inspection no longer needs
 /// take a tenth of its time to free (`bench/package-inspect`: 4.7 M of 135 M
-/// instructions, 0.6 ms). The thread's stack is a parsing thread's: freeing a tree
-/// recurses as deep as it nests.
+/// instructions, 0.6 ms). Freeing a tree recurses as deep as it nests.
 fn drop_aside<T: Send + 'static>(value: T) {
     // when no thread can be started, `spawn` drops the closure, and `value` with it, here
     let _ = std::thread::Builder::new()
         .name("ytt-free".into())
-        .stack_size(crate::yaml::pieces::PARSE_STACK)
+        .stack_size(crate::cores::TREE_STACK)
         .spawn(move || drop(value));
 }
 

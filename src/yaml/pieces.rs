@@ -1,6 +1,6 @@
 //! A large YAML stream cut into pieces, so that they parse on several threads
-//! (`workspace::compile::parse_yaml_files`) and join into the very document set one parse
-//! of the whole text gives. A stream is cut at document starts, and a large document
+//! ([`parse_in_pieces`], for a library's files and a data values file) and join into the
+//! very document set one parse of the whole text gives. A stream is cut at document starts, and a large document
 //! before items of a block sequence at column 0 (a file holding one long list).
 //!
 //! A line starting with `---` and a blank or a line break is a document start for saphyr
@@ -50,9 +50,6 @@ const PARALLEL_FROM: usize = 64 << 10;
 
 /// Pieces of a large file are at least this large.
 const PIECE_MIN: usize = 64 << 10;
-
-/// Stack of a parsing thread: the parser's nesting is bounded (`yaml::parser::MAX_DEPTH`).
-pub(crate) const PARSE_STACK: usize = 64 << 20;
 
 /// A piece of a text: where it is, and how it meets its neighbours.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -328,7 +325,7 @@ pub(crate) fn cores_for(bytes: usize) -> usize {
     // (asking for the cores reads cgroup files: not for a small run)
     match bytes {
         0..PARALLEL_FROM => 1,
-        _ => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        _ => crate::cores::available(),
     }
 }
 
@@ -354,16 +351,22 @@ pub(crate) fn parse_in_pieces(
         units.extend(cuts.into_iter().enumerate().map(|(k, c)| (i, k, c)));
     }
     units.sort_by_key(|(_, _, c)| std::cmp::Reverse(c.range.len()));
-    let parsed = on_cores(threads, "ytt-parse", PARSE_STACK, units.len(), |u| {
-        let (i, _, piece) = &units[u];
-        let (src, name) = texts[*i].as_ref()?;
-        let opts = ParseOptions {
-            strict,
-            aliases: AliasBudget::default(),
-        };
-        let piece = parse_piece(src, piece, name, &opts).ok()?;
-        Some((piece, opts.aliases.spent()))
-    });
+    let parsed = on_cores(
+        threads,
+        "ytt-parse",
+        crate::cores::TREE_STACK,
+        units.len(),
+        |u| {
+            let (i, _, piece) = &units[u];
+            let (src, name) = texts[*i].as_ref()?;
+            let opts = ParseOptions {
+                strict,
+                aliases: AliasBudget::default(),
+            };
+            let piece = parse_piece(src, piece, name, &opts).ok()?;
+            Some((piece, opts.aliases.spent()))
+        },
+    );
     for ((i, k, _), piece) in units.iter().zip(parsed) {
         slots[*i][*k] = piece;
     }

@@ -29,7 +29,7 @@ pub(super) fn write_docs<E: Send>(
 ) -> Result<Vec<String>, E> {
     let cores = match docs.len() >= 2 && larger_than(docs, PARALLEL_FROM) {
         // (asking for the cores reads cgroup files: only for a large output)
-        true => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        true => crate::cores::available(),
         false => 1,
     };
     if cores < 2 {
