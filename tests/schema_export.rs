@@ -177,7 +177,7 @@ fn to_node(j: &Json) -> Node {
             Some(i) => Node::Int(i.into()),
             None => Node::Float(n.as_f64().unwrap()),
         },
-        Json::String(s) => Node::Str(s.clone()),
+        Json::String(s) => Node::Str(s.as_str().into()),
         Json::Array(a) => Node::Array(Array {
             items: a
                 .iter()
@@ -191,7 +191,7 @@ fn to_node(j: &Json) -> Node {
             items: o
                 .iter()
                 .map(|(k, v)| MapItem {
-                    key: Node::Str(k.clone()),
+                    key: Node::Str(k.as_str().into()),
                     value: to_node(v),
                     meta: Meta::default(),
                 })

@@ -40,7 +40,7 @@ pub fn cli_values(
         out.push(CliValues::KeyValue {
             library,
             path,
-            value: Node::Str(value.to_owned()),
+            value: Node::Str(value.into()),
             source: "(data-value arg)".into(),
             line: kv.clone(),
         });
@@ -71,7 +71,7 @@ pub fn cli_values(
             library,
             path,
             line: text.clone(),
-            value: Node::Str(text),
+            value: Node::Str(text.into()),
             source: format!("(data-value-file arg) {kv}"),
         });
     }
@@ -229,7 +229,7 @@ fn env_values(spec: &str, as_yaml: bool, yaml: &ParseOptions) -> Result<Vec<CliV
         let value = if as_yaml {
             yaml_value(&value, source, yaml)?
         } else {
-            Node::Str(value)
+            Node::Str(value.into())
         };
         out.push(CliValues::KeyValue {
             library: library.clone(),

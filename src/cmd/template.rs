@@ -156,7 +156,7 @@ fn files_inspect(inputs: &[InputFile]) -> RunOutput {
     let items = files::accessible_order(&paths)
         .into_iter()
         .map(|i| ArrayItem {
-            value: Node::Str(paths[i].to_owned()),
+            value: Node::Str(paths[i].into()),
             meta: Meta::default(),
         })
         .collect();

@@ -30,7 +30,7 @@ fn to_node_depth(v: Value, depth: usize) -> anyhow::Result<Node> {
         return Ok(Node::Bool(b));
     }
     if let Some(s) = v.unpack_str() {
-        return Ok(Node::Str(s.to_owned()));
+        return Ok(Node::Str(s.into()));
     }
     if v.get_type() == "int" {
         // YAML holds int64 and uint64 values (as the reference's Go yaml), nothing larger
@@ -67,7 +67,7 @@ fn to_node_depth(v: Value, depth: usize) -> anyhow::Result<Node> {
         let mut items = Vec::with_capacity(fields.len());
         for (k, val) in fields {
             items.push(MapItem {
-                key: Node::Str(k.to_owned()),
+                key: Node::Str(k.into()),
                 value: to_node_depth(val, depth + 1)?,
                 meta: Meta::default(),
             });
@@ -168,7 +168,7 @@ pub fn from_node_struct<'v>(heap: Heap<'v>, n: &Node) -> anyhow::Result<Value<'v
                         i.meta.pos.describe()
                     );
                 };
-                fields.insert(k.clone(), from_node_struct(heap, &i.value)?);
+                fields.insert(k.to_string(), from_node_struct(heap, &i.value)?);
             }
             heap.alloc(YttStruct::data_values(fields))
         }

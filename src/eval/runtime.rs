@@ -515,7 +515,7 @@ impl Runtime {
             Setting::Replace(r.node.clone())
         } else if kind == TKind::TextChunk {
             match value.unpack_str() {
-                Some(s) => Setting::Value(Node::Str(s.to_owned())),
+                Some(s) => Setting::Value(Node::Str(s.into())),
                 None => bail!(
                     "cannot set non-string value ({}), consider using str(...) to convert to string",
                     crate::typenames::converted_go(value)
@@ -701,7 +701,7 @@ fn item_key<'a>(t: &'a CompiledTemplate, n: &'a RNode) -> Option<&'a Node> {
 fn duplicate_key_message(key: &Node) -> String {
     let k = match key {
         Node::Str(s) => s.clone(),
-        other => crate::yaml::emit::yaml_node(other).trim_end().to_owned(),
+        other => crate::yaml::emit::yaml_node(other).trim_end().into(),
     };
     format!(
         "expected key '{k}' to not be specified again (unless 'yaml/map-key-override' annotation is added)"

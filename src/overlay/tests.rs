@@ -70,7 +70,7 @@ fn yaml(src: &str) -> DocSet {
 }
 
 fn s(v: &str) -> Node {
-    Node::Str(v.to_owned())
+    Node::Str(v.into())
 }
 
 fn item(key: &str, value: Node, annotations: Vec<Annotation>) -> MapItem {

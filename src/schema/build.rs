@@ -457,7 +457,7 @@ impl<'h> Builder<'h> {
             .value(a.args[0])
             .map_err(|e| host_error(self.sources, pos, a, e))?
         {
-            Node::Str(s) => Ok(s),
+            Node::Str(s) => Ok(s.into_string()),
             _ => Err(syntax_error(
                 self.sources,
                 name,
@@ -597,7 +597,7 @@ impl<'h> Builder<'h> {
             }
             let value = items.pop().unwrap_or(Node::Null);
             let desc = match items.pop() {
-                Some(Node::Str(s)) => s,
+                Some(Node::Str(s)) => s.into_string(),
                 Some(other) => {
                     return Err(syntax(format!(
                         "{} value for @{name} (at {by})",
@@ -730,7 +730,7 @@ mod tests {
 
     fn item(key: &str, value: Node, line: u32, anns: Vec<Annotation>) -> MapItem {
         MapItem {
-            key: Node::Str(key.to_owned()),
+            key: Node::Str(key.into()),
             value,
             meta: Meta {
                 pos: pos(line),

@@ -128,16 +128,29 @@ fn walk(
     };
     match (&ty.kind, &mut *value) {
         (Kind::Map(types), Node::Map(m)) => {
-            for item in &mut m.items {
-                match types.iter().find(|t| t.key.value_eq(&item.key)) {
-                    Some(t) => walk(
-                        &t.ty,
-                        &mut item.value,
-                        &mut item.meta,
-                        Holder::Key(&item.key),
-                        out,
-                        spread,
-                    ),
+            // which declared keys the map has, a bit each (the first 128; past them the
+            // items are searched again below)
+            let mut has = 0u128;
+            for (i, item) in m.items.iter_mut().enumerate() {
+                // items are most often in the schema's order: try the same place first
+                let found = match types.get(i) {
+                    Some(t) if t.key.value_eq(&item.key) => Some(i),
+                    _ => types.iter().position(|t| t.key.value_eq(&item.key)),
+                };
+                match found.map(|j| (j, &types[j])) {
+                    Some((j, t)) => {
+                        if j < 128 {
+                            has |= 1 << j;
+                        }
+                        walk(
+                            &t.ty,
+                            &mut item.value,
+                            &mut item.meta,
+                            Holder::Key(&item.key),
+                            out,
+                            spread,
+                        )
+                    }
                     None => out.push(Violation {
                         kind: ViolationKind::Undeclared {
                             key: item.key.key_text(),
@@ -149,12 +162,17 @@ fn walk(
                     }),
                 }
             }
-            let present = |m: &Map, t: &MapItemType| m.items.iter().any(|i| i.key.value_eq(&t.key));
-            let missing = types.iter().filter(|t| !present(m, t)).count();
+            let present = |m: &Map, j: usize, t: &MapItemType| match j {
+                0..128 => has & (1 << j) != 0,
+                _ => m.items.iter().any(|i| i.key.value_eq(&t.key)),
+            };
+            let missing = (types.iter().enumerate())
+                .filter(|&(j, t)| !present(m, j, t))
+                .count();
             // exact: a grown vector would waste up to half of every defaulted map
             m.items.reserve_exact(missing);
-            for t in types {
-                if present(m, t) {
+            for (j, t) in types.iter().enumerate() {
+                if present(m, j, t) {
                     continue;
                 }
                 let mut item = crate::yaml::MapItem {
@@ -363,6 +381,52 @@ mod tests {
     }
 
     #[test]
+    fn keys_in_any_order_and_past_the_first_128_are_found_and_defaulted() {
+        let names: Vec<String> = (0..200).map(|i| format!("k{i}")).collect();
+        let ty = map_of(
+            (names.iter().enumerate())
+                .map(|(i, k)| {
+                    let default = Node::Int((i as i64).into());
+                    (k.as_str(), scalar(Kind::Integer, i as u32 + 2, default))
+                })
+                .collect(),
+            1,
+        );
+        // every third key missing, the others in reverse order; one of the wrong type,
+        // one undeclared
+        let mut given: Vec<(&str, Node)> = (names.iter().enumerate().rev())
+            .filter(|(i, _)| i % 3 != 0)
+            .map(|(i, k)| (k.as_str(), Node::Int((1000 + i as i64).into())))
+            .collect();
+        given[5].1 = Node::Str("x".into());
+        given.push(("nope", Node::Null));
+        let mut v = map(given.clone());
+        let mut out = Vec::new();
+        check(&ty, &mut v, &mut Meta::default(), Holder::Doc, &mut out);
+
+        let Node::Map(m) = &v else { panic!() };
+        let keys: Vec<String> = m.items.iter().map(|i| i.key.key_text()).collect();
+        let missing = (names.iter().enumerate()).filter(|(i, _)| i % 3 == 0);
+        let expected: Vec<String> = (given.iter().map(|(k, _)| k.to_string()))
+            .chain(missing.map(|(_, k)| k.clone()))
+            .collect();
+        assert_eq!(keys, expected);
+        assert_eq!(m.get_str("k198"), Some(&Node::Int(198.into())));
+        assert_eq!(m.get_str("k199"), Some(&Node::Int(1199.into())));
+        let kinds: Vec<_> = out.iter().map(|v| &v.kind).collect();
+        assert!(
+            matches!(
+                kinds[..],
+                [
+                    ViolationKind::Mismatch { .. },
+                    ViolationKind::Undeclared { .. }
+                ]
+            ),
+            "{kinds:?}"
+        );
+    }
+
+    #[test]
     fn ints_are_floats_but_not_the_reverse() {
         let mut out = Vec::new();
         let f = scalar(Kind::Float, 1, Node::Float(1.0));
@@ -393,7 +457,7 @@ mod tests {
         // holding an array that is long too
         let item = |n: usize| {
             let subnet = |k: usize| match (n + k) % 7 {
-                0 => map(vec![("id", Node::Str(format!("x{n}-{k}")))]),
+                0 => map(vec![("id", Node::Str(format!("x{n}-{k}").into()))]),
                 3 => map(vec![("nope", Node::Int(1.into()))]),
                 _ => map(vec![("id", Node::Int((k as i64).into()))]),
             };

@@ -124,7 +124,7 @@ impl Parser<'_> {
             }
             b'"' => {
                 self.i += 1;
-                Ok(Node::Str(self.string()?))
+                Ok(Node::Str(self.string()?.into()))
             }
             b't' => self.literal("true", Node::Bool(true)),
             b'f' => self.literal("false", Node::Bool(false)),
@@ -361,7 +361,7 @@ impl Parser<'_> {
             items: map
                 .into_iter()
                 .map(|(k, v)| MapItem {
-                    key: Node::Str(k),
+                    key: Node::Str(k.into()),
                     value: v,
                     meta: Meta::default(),
                 })

@@ -240,7 +240,7 @@ fn overlay_members(builder: &mut GlobalsBuilder) {
         };
         Ok(leaf(
             "overlay.map_key",
-            Matcher::MapKey(Node::Str(s.to_owned())),
+            Matcher::MapKey(Node::Str(s.into())),
         ))
     }
 

@@ -68,7 +68,7 @@ fn table_node(t: &toml::Table) -> Node {
     let mut items: Vec<MapItem> = t
         .iter()
         .map(|(k, v)| MapItem {
-            key: Node::Str(k.clone()),
+            key: Node::Str(k.into()),
             value: value_node(v),
             meta: Meta::default(),
         })
@@ -82,11 +82,11 @@ fn table_node(t: &toml::Table) -> Node {
 
 fn value_node(v: &toml::Value) -> Node {
     match v {
-        toml::Value::String(s) => Node::Str(s.clone()),
+        toml::Value::String(s) => Node::Str(s.into()),
         toml::Value::Integer(i) => Node::Int((*i).into()),
         toml::Value::Float(f) => Node::Float(*f),
         toml::Value::Boolean(b) => Node::Bool(*b),
-        toml::Value::Datetime(d) => Node::Str(d.to_string()),
+        toml::Value::Datetime(d) => Node::Str(d.to_string().into()),
         toml::Value::Array(a) => Node::Array(Array {
             items: a
                 .iter()

@@ -265,7 +265,7 @@ fn to_cel(n: &Node, depth: usize) -> Value {
             Err(_) => Value::UInt(i.get() as u64),
         },
         Node::Float(f) => Value::Float(*f),
-        Node::Str(s) => Value::String(Arc::new(s.clone())),
+        Node::Str(s) => Value::String(Arc::new(s.to_string())),
         Node::Array(a) => Value::List(Arc::new(
             a.items
                 .iter()
@@ -279,7 +279,7 @@ fn to_cel(n: &Node, depth: usize) -> Value {
                     continue;
                 }
                 let key = match &i.key {
-                    Node::Str(s) => Key::String(Arc::new(s.clone())),
+                    Node::Str(s) => Key::String(Arc::new(s.to_string())),
                     Node::Int(k) => match i64::try_from(k.get()) {
                         Ok(s) => Key::Int(s),
                         Err(_) => Key::Uint(k.get() as u64),

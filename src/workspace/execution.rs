@@ -225,7 +225,7 @@ pub fn library_values(
                 Some(r) => {
                     let text = match r.args.first() {
                         Some(v) => match host.value(*v)? {
-                            Node::Str(s) => s,
+                            Node::Str(s) => s.into_string(),
                             other => {
                                 return Err(wrap(anyhow!(
                                     "Annotation library/ref:\n  Expected library ref to be a string, but was {}",
@@ -396,7 +396,7 @@ fn library_ref(
     };
     let text = match r.args.first() {
         Some(v) => match host.value(*v)? {
-            Node::Str(s) => s,
+            Node::Str(s) => s.into_string(),
             other => bail!(
                 "Annotation library/ref:\n  Expected library ref to be a string, but was {}",
                 other.type_name()

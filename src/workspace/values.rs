@@ -178,7 +178,7 @@ fn set_path_at(
             left.type_name()
         )));
     };
-    let key = Node::Str(first.clone());
+    let key = Node::Str(first.into());
     let within = |e: OverlayError| {
         e.within(format!(
             "Map item (key '{first}') on line {}",
@@ -255,7 +255,7 @@ mod tests {
             items: items
                 .iter()
                 .map(|(k, v)| MapItem {
-                    key: Node::Str((*k).to_owned()),
+                    key: Node::Str((*k).into()),
                     value: v.clone(),
                     meta: Meta::default(),
                 })

@@ -251,6 +251,9 @@ impl Annotation {
     }
 }
 
+/// A string scalar's text.
+pub type Str = compact_str::CompactString;
+
 /// A value in the tree: a scalar or a collection.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub enum Node {
@@ -259,7 +262,8 @@ pub enum Node {
     Bool(bool),
     Int(Int),
     Float(f64),
-    Str(String),
+    /// Inline up to 24 bytes: most keys and scalars of a tree copy without allocating.
+    Str(Str),
     Map(Map),
     Array(Array),
 }
@@ -333,7 +337,7 @@ impl Node {
     /// A map key as messages print it.
     pub fn key_text(&self) -> String {
         match self {
-            Node::Str(s) => s.clone(),
+            Node::Str(s) => s.to_string(),
             Node::Int(i) => i.to_string(),
             Node::Float(f) => f.to_string(),
             Node::Bool(b) => b.to_string(),

@@ -14,6 +14,7 @@
 //!
 //! Everything is linear in the input size.
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -21,7 +22,9 @@ use saphyr_parser::{Event, Marker, Parser, ScalarStyle, ScanError, Span, StrInpu
 
 use self::errors::{alias_name_at, check_characters, map_scan_error, Failure, Place};
 use super::block_scanner::{BlockScanner, Unsupported};
-use super::node::{Array, ArrayItem, Comment, Doc, DocSet, Map, MapItem, Meta, Node, Pos, ThinVec};
+use super::node::{
+    Array, ArrayItem, Comment, Doc, DocSet, Map, MapItem, Meta, Node, Pos, Str, ThinVec,
+};
 use super::scalar::{
     core_tag, resolve_plain_owned, resolve_plain_strict, resolve_tagged, strict_error_message,
     CoreTag,
@@ -241,7 +244,7 @@ impl KeyRepr {
             Node::Int(i) => KeyRepr::Int(i.get()),
             Node::Float(f) if f.is_nan() => KeyRepr::Float(u64::MAX),
             Node::Float(f) => KeyRepr::Float((f + 0.0).to_bits()),
-            Node::Str(s) => KeyRepr::Str(s.clone()),
+            Node::Str(s) => KeyRepr::Str(s.to_string()),
             other => KeyRepr::Other(format!("{other:?}")),
         }
     }
@@ -1208,12 +1211,18 @@ fn parse_once<'a>(
                         None => style == ScalarStyle::Plain,
                         Some(t) => core_tag(&t.handle, &t.suffix) == CoreTag::Merge,
                     };
-                let mut value = value.into_owned();
-                // a scalar that grew as it was scanned may hold twice its length; below 16
-                // bytes spare, the allocator's size classes give nothing back
-                if value.capacity() - value.len() > 16 {
-                    value.shrink_to_fit();
-                }
+                let mut value: Str = match value {
+                    // short text is kept inline: no allocation
+                    Cow::Borrowed(v) => v.into(),
+                    // a scalar that grew as it was scanned may hold twice its length;
+                    // below 16 bytes spare, the allocator's size classes give nothing back
+                    Cow::Owned(mut v) => {
+                        if v.capacity() - v.len() > 16 {
+                            v.shrink_to_fit();
+                        }
+                        v.into()
+                    }
+                };
                 if bom_pending && span.start.index() == 1 && style == ScalarStyle::Plain {
                     // go-yaml keeps a leading BOM as part of the first scalar
                     value.insert(0, '\u{feff}');

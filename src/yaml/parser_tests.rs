@@ -34,7 +34,7 @@ fn strict_err(src: &str) -> YamlError {
 }
 
 fn s(x: &str) -> Node {
-    Node::Str(x.to_owned())
+    Node::Str(x.into())
 }
 
 fn map(n: &Node) -> &Map {

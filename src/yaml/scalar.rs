@@ -15,18 +15,18 @@
 
 use base64::Engine as _;
 
-use super::node::Node;
+use super::node::{Node, Str};
 
 /// Resolve a plain (unquoted, untagged) scalar.
 pub fn resolve_plain(s: &str) -> Node {
     match resolve_non_str(s) {
         Some(n) => n,
-        None => Node::Str(s.to_owned()),
+        None => Node::Str(s.into()),
     }
 }
 
 /// Like [`resolve_plain`] but takes ownership of the text (no copy for strings).
-pub fn resolve_plain_owned(s: String) -> Node {
+pub fn resolve_plain_owned(s: Str) -> Node {
     match resolve_non_str(&s) {
         Some(n) => n,
         None => Node::Str(s),
@@ -84,7 +84,7 @@ pub fn resolve_plain_strict(s: &str) -> Result<Node, String> {
                     "Strings with triple-dash must be explicitly quoted: '{s}'"
                 ))
             } else {
-                Ok(Node::Str(s.to_owned()))
+                Ok(Node::Str(s.into()))
             }
         }
     }
@@ -498,8 +498,8 @@ pub fn resolve_tagged(tag: CoreTag, value: &str) -> Result<Node, String> {
         format!("cannot decode {got} `{value}` as a {want}")
     };
     match tag {
-        CoreTag::Str | CoreTag::Merge | CoreTag::Other => Ok(Node::Str(value.to_owned())),
-        CoreTag::Binary => decode_binary(value).map(Node::Str),
+        CoreTag::Str | CoreTag::Merge | CoreTag::Other => Ok(Node::Str(value.into())),
+        CoreTag::Binary => decode_binary(value).map(|s| Node::Str(s.into())),
         CoreTag::Int => match resolve_plain(value) {
             n @ Node::Int(_) => Ok(n),
             Node::Float(f)
@@ -548,7 +548,7 @@ mod tests {
     }
 
     fn is_str(s: &str) {
-        assert_eq!(resolve_plain(s), Node::Str(s.to_owned()), "{s:?}");
+        assert_eq!(resolve_plain(s), Node::Str(s.into()), "{s:?}");
     }
 
     #[test]

@@ -85,7 +85,7 @@ struct Constraints {
 }
 
 pub fn str_node(s: &str) -> Node {
-    Node::Str(s.to_owned())
+    Node::Str(s.into())
 }
 
 pub fn map_node(entries: Vec<(Node, Node)>) -> Node {
@@ -506,7 +506,11 @@ impl Builder {
         }
         if let Node::Str(s) = value {
             if let Some(Node::Str(p)) = get(schema, "pattern") {
-                if !self.patterns.get(p).is_some_and(|re| re.is_match(s)) {
+                if !self
+                    .patterns
+                    .get(p.as_str())
+                    .is_some_and(|re| re.is_match(s))
+                {
                     return false;
                 }
             }

@@ -214,7 +214,7 @@ fn annotation_rules<'v>(
 /// A path in warnings and reference pages: `a.b`, `list[]`, `(document)` for the root.
 pub(crate) fn child_path(parent: &str, key: &Node) -> String {
     let key = match key {
-        Node::Str(s) => s.clone(),
+        Node::Str(s) => s.to_string(),
         other => crate::yaml::emit::yaml_node(other).trim_end().to_owned(),
     };
     if parent.is_empty() {
@@ -243,7 +243,7 @@ pub fn with_string_keys(n: &mut Node) {
         Node::Map(m) => {
             for i in &mut m.items {
                 if !matches!(i.key, Node::Str(_)) {
-                    i.key = Node::Str(crate::validations::key_text(&i.key).into_owned());
+                    i.key = Node::Str(crate::validations::key_text(&i.key).into());
                 }
                 with_string_keys(&mut i.value);
             }

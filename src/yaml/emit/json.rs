@@ -145,7 +145,7 @@ fn describe_key(k: &Node) -> String {
         Node::Bool(b) => b.to_string(),
         Node::Int(i) => i.to_string(),
         Node::Float(f) => super::float::format_float_yaml(*f),
-        Node::Str(s) => s.clone(),
+        Node::Str(s) => s.to_string(),
         Node::Map(_) => "(map)".to_owned(),
         Node::Array(_) => "(array)".to_owned(),
     }

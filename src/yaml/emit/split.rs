@@ -113,7 +113,7 @@ mod tests {
             items: vec![
                 MapItem {
                     key: Node::Str("name".into()),
-                    value: Node::Str(format!("s{i}")),
+                    value: Node::Str(format!("s{i}").into()),
                     meta: Meta::default(),
                 },
                 MapItem {
@@ -169,7 +169,7 @@ mod tests {
             (0..3_000)
                 .map(|i| match i % 3 {
                     0 => Node::Map(Map::default()),
-                    1 => Node::Str(format!("x{i}")),
+                    1 => Node::Str(format!("x{i}").into()),
                     _ => doc(i, 90),
                 })
                 .collect(),

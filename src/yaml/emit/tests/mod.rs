@@ -17,17 +17,17 @@ fn from_json(v: &serde_json::Value) -> Node {
             Some(i) => Node::Int(i.into()),
             None => Node::Float(n.as_f64().unwrap()),
         },
-        serde_json::Value::String(s) => Node::Str(s.clone()),
+        serde_json::Value::String(s) => Node::Str(s.into()),
         serde_json::Value::Array(a) => arr(a.iter().map(from_json).collect()),
         serde_json::Value::Object(o) => map(o
             .iter()
-            .map(|(k, v)| (Node::Str(k.clone()), from_json(v)))
+            .map(|(k, v)| (Node::Str(k.into()), from_json(v)))
             .collect()),
     }
 }
 
 fn s(v: &str) -> Node {
-    Node::Str(v.to_owned())
+    Node::Str(v.into())
 }
 
 fn map(items: Vec<(Node, Node)>) -> Node {
@@ -552,7 +552,7 @@ fn conformance_outputs_are_fixed_points() {
                 {
                     Node::Float(v.parse().unwrap())
                 } else {
-                    Node::Str(v.to_owned())
+                    Node::Str(v.into())
                 }
             }
         }
@@ -560,7 +560,7 @@ fn conformance_outputs_are_fixed_points() {
     fn build<'a>(ev: &mut impl Iterator<Item = Event<'a>>, first: Event<'a>) -> Option<Node> {
         Some(match first {
             Event::Scalar(v, ScalarStyle::Plain, _, _) => typed(&v),
-            Event::Scalar(v, _, _, _) => Node::Str(v.into_owned()),
+            Event::Scalar(v, _, _, _) => Node::Str(v.into()),
             Event::SequenceStart(..) => {
                 let mut items = Vec::new();
                 loop {
