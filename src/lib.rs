@@ -1,12 +1,12 @@
-//! ytt-rs: a re-implementation of Carvel's ytt YAML templating tool.
+//! The engine of ytt-rs, a re-implementation of Carvel's ytt YAML templating tool:
+//! YAML, templates, evaluation, overlays, schemas, validations and libraries, over files
+//! given in memory. The command line (`ytt-cli`) reads and writes the files.
 
 pub mod bytestr;
-pub mod cmd;
 mod cores;
 pub mod eval;
 pub mod files;
 pub mod fmt;
-pub mod memory;
 pub mod overlay;
 pub mod schema;
 pub mod stdlib;

@@ -119,7 +119,7 @@ fn sections(md: &str) -> Vec<Section> {
 
 /// Runs every example of `docs/<doc>`; returns how many there were.
 fn check(doc: &str) -> usize {
-    let path = format!("{}/docs/{doc}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/docs/{doc}", concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     let md = std::fs::read_to_string(path).unwrap();
     let mut failures = Vec::new();
     let mut count = 0;
@@ -162,7 +162,7 @@ fn validations_md_examples_are_what_ytt_prints() {
 /// The README's examples run from the repository's root, on the files of `examples/`.
 #[test]
 fn readme_examples_are_what_ytt_prints() {
-    let root = env!("CARGO_MANIFEST_DIR");
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
     let md = std::fs::read_to_string(format!("{root}/README.md")).unwrap();
     let mut count = 0;
     for s in sections(&md) {

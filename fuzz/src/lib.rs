@@ -1,6 +1,6 @@
 //! The checks behind the three fuzz targets (`fuzz_targets/`, driven by libFuzzer through
 //! `run.sh`). Each runs the engine in-process on the stack the binary gives a run
-//! (`ytt::cmd::STACK_SIZE`), so that deep nesting is judged as the binary would judge it.
+//! (`ytt_cli::cmd::STACK_SIZE`), so that deep nesting is judged as the binary would judge it.
 //!
 //! A finding is a panic (an abort under libFuzzer), an `internal error` in a report, a
 //! broken invariant checked here, a timeout or memory past the limit `run.sh` sets. An
@@ -18,7 +18,7 @@ use ytt::yaml::pieces;
 /// Runs `f` on a thread with the binary's stack, passing a panic on.
 fn on_run_stack<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
     let worker = std::thread::Builder::new()
-        .stack_size(ytt::cmd::STACK_SIZE)
+        .stack_size(ytt_cli::cmd::STACK_SIZE)
         .spawn(move || {
             let _guard = StackOverflowGuard::new();
             f()
@@ -207,7 +207,7 @@ pub fn run(data: &[u8]) {
         .any(|(path, content)| says(content) || says(path.as_os_str().as_encoded_bytes()))
         || input.args.iter().any(|a| says(a.as_encoded_bytes()));
     let args = input.args;
-    let result = on_run_stack(move || ytt::cmd::run(args).map_err(|e| format!("{e:#}")));
+    let result = on_run_stack(move || ytt_cli::cmd::run(args).map_err(|e| format!("{e:#}")));
     if let Err(report) = result {
         if std::env::var_os("YTT_FUZZ_SHOW_ERRORS").is_some() {
             eprintln!("ytt: Error: {report}");

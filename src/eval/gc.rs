@@ -43,8 +43,11 @@ pub struct LoopGc {
     /// never moves: collecting is sound while it runs).
     loops: RefCell<Vec<(u32, bool)>>,
     /// Collect when the module's heap reaches this many bytes, or the process holds this
-    /// many bytes in large blocks (`crate::memory::counted`).
+    /// many bytes in large blocks (as `held` counts them).
     next: Cell<Option<(usize, usize)>>,
+    /// The bytes the process holds in large blocks, where the embedder's allocator counts
+    /// them (the command line's does); without it the heap's size alone decides.
+    pub held: Option<fn() -> usize>,
 }
 
 impl LoopGc {
@@ -62,6 +65,10 @@ impl LoopGc {
         }
     }
 
+    fn held(&self) -> usize {
+        self.held.map_or(0, |count| count())
+    }
+
     /// Module `serial` ended (also in the middle of a loop, on an error).
     pub fn end_module(&self, serial: u32) {
         self.loops.borrow_mut().retain(|(s, _)| *s != serial);
@@ -71,7 +78,7 @@ impl LoopGc {
     /// last collection and collecting is sound here.
     pub fn point(&self, serial: u32, eval: &mut Evaluator) {
         let arena = eval.heap().allocated_bytes();
-        let held = crate::memory::counted();
+        let held = self.held();
         let (next_arena, next_held) = match self.next.get() {
             Some(next) => next,
             None => {
@@ -96,7 +103,7 @@ impl LoopGc {
         // SAFETY: see the module documentation: module code, a statement of its own,
         // every loop running over a value that does not move.
         unsafe { eval.garbage_collect() };
-        let (arena, held) = (eval.heap().allocated_bytes(), crate::memory::counted());
+        let (arena, held) = (eval.heap().allocated_bytes(), self.held());
         self.next.set(Some((
             (arena * 2).max(MIN_ARENA),
             held.saturating_add(held.max(MIN_GROWTH)),

@@ -121,7 +121,7 @@ pub struct Runtime {
     /// The texts of the run's files, which reports quote.
     pub sources: crate::schema::Sources,
     /// Garbage collection inside loops.
-    gc: super::gc::LoopGc,
+    pub gc: super::gc::LoopGc,
     /// `print()` output and warnings.
     pub messages: Messages,
     /// Whether `@ytt:math`'s warning was given (once per run).

@@ -4,7 +4,7 @@
 use anyhow::{anyhow, Result};
 use serde::Deserialize;
 
-use super::source::SourceFile;
+use super::SourceFile;
 
 #[derive(Deserialize)]
 struct BulkIn {

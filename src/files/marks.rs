@@ -6,7 +6,7 @@
 use anyhow::{bail, Result};
 use regex::Regex;
 
-use super::source::SourceFile;
+use super::SourceFile;
 use super::{is_library_path, FileKind, InputFile};
 
 #[derive(Debug)]

@@ -1,21 +1,24 @@
-//! Input files: paths, directories, stdin, `name=path`, bulk JSON, file kinds, file marks.
+//! Input files as the engine takes them: in memory, with their kinds and file marks.
 //!
-//! - [`source`]: turning `-f` arguments (paths, directories, `-`, `name=path`) into files,
-//!   with the symlink policy; reading standard input once.
 //! - [`marks`]: `--file-mark path:key=value`.
 //! - [`bulk`]: `--bulk-in` / `--bulk-out` JSON.
-//! - [`outdir`]: writing output files (`--output-files`, `--dangerous-emptied-output-directory`)
-//!   with the path-safety rules.
+//!
+//! Finding and reading files (paths, directories, standard input, symlink rules) and
+//! writing output directories belong to the command line (`ytt-cli`).
 
 pub mod bulk;
 pub mod marks;
-pub mod outdir;
-mod platform;
-pub mod source;
 
 use std::sync::Arc;
 
-pub use source::{collect, read_input, read_input_dir_check, read_stdin, walk_dir, SourceOptions};
+/// A file as found on the command line (or in `--bulk-in`), before file marks.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    /// The relative path it was found under: the path inside its `-f` directory, the base
+    /// name of a single file, `stdin.yml`, or the name of `name=path`. `/`-separated.
+    pub rel_path: String,
+    pub data: Arc<[u8]>,
+}
 
 /// How a file takes part in a run (by extension, or by `--file-mark type=`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,31 +131,6 @@ pub fn accessible_order<S: AsRef<str>>(rel_paths: &[S]) -> Vec<usize> {
     (0..rel_paths.len())
         .filter(|&i| !is_private_path(rel_paths[i].as_ref()))
         .collect()
-}
-
-/// Formats an I/O error the way Go's `os` package does (`stat x: no such file or directory`).
-pub(crate) fn go_io_error(op: &str, path: &str, err: &std::io::Error) -> String {
-    use std::io::ErrorKind as K;
-    let msg = match err.kind() {
-        K::NotFound => "no such file or directory".to_owned(),
-        K::PermissionDenied => "permission denied".to_owned(),
-        K::IsADirectory => "is a directory".to_owned(),
-        K::NotADirectory => "not a directory".to_owned(),
-        K::AlreadyExists => "file exists".to_owned(),
-        _ => {
-            let s = err.to_string();
-            let s = match s.find(" (os error") {
-                Some(i) => s[..i].to_owned(),
-                None => s,
-            };
-            let mut c = s.chars();
-            match c.next() {
-                Some(f) => f.to_lowercase().collect::<String>() + c.as_str(),
-                None => s,
-            }
-        }
-    };
-    format!("{op} {path}: {msg}")
 }
 
 #[cfg(test)]

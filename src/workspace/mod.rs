@@ -44,6 +44,9 @@ pub struct RenderOptions {
     pub disable_output_validation: bool,
     /// Where `print()` output and warnings go as they happen.
     pub messages: crate::eval::runtime::Messages,
+    /// The bytes the process holds in large blocks, where the embedder's allocator counts
+    /// them: loops collect garbage as these grow too (see `eval::gc`).
+    pub held_bytes: Option<fn() -> usize>,
 }
 
 /// What a run produced, one entry per output file, in output order.
@@ -81,6 +84,7 @@ pub fn render(mut opts: RenderOptions, files: Vec<InputFile>) -> anyhow::Result<
     let mut rt = Runtime::new();
     rt.aliases = opts.aliases.clone();
     rt.messages = opts.messages.clone();
+    rt.gc.held = opts.held_bytes;
     let library = Arc::new(Library::root(&files));
     let settings = Settings {
         compile: CompileOptions {

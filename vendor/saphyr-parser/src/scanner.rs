@@ -2383,9 +2383,11 @@ impl<'input, T: Input> Scanner<'input, T> {
                 // run after it when it is ASCII, any character that stopped a run on its own.
                 let in_flow = self.flow_level > 0;
                 let first = self.input.peek();
-                let mut n =
-                    self.input
-                        .fetch_plain_ascii(usize::from(first.is_ascii()), in_flow, &mut string);
+                let mut n = self.input.fetch_plain_ascii(
+                    usize::from(first.is_ascii()),
+                    in_flow,
+                    &mut string,
+                );
                 if n == 0 {
                     string.push(first);
                     self.skip_non_blank();

@@ -5,9 +5,9 @@ use std::process::ExitCode;
 /// The allocator (`ytt::memory`: mimalloc on Linux), within the run's memory budget
 /// (`--max-memory`).
 #[global_allocator]
-static GLOBAL: ytt::memory::Budgeted = ytt::memory::Budgeted;
+static GLOBAL: ytt_cli::memory::Budgeted = ytt_cli::memory::Budgeted;
 
-/// Small pages from the first allocation on (`ytt::memory::start_with_small_pages`): this
+/// Small pages from the first allocation on (`ytt_cli::memory::start_with_small_pages`): this
 /// runs before mimalloc's own constructor (priority 101), which touches its first pages
 /// before `main`.
 #[cfg(target_os = "linux")]
@@ -15,7 +15,7 @@ static GLOBAL: ytt::memory::Budgeted = ytt::memory::Budgeted;
 #[link_section = ".init_array.00100"]
 static SMALL_PAGES_FIRST: extern "C" fn() = {
     extern "C" fn small_pages() {
-        ytt::memory::start_with_small_pages();
+        ytt_cli::memory::start_with_small_pages();
     }
     small_pages
 };
@@ -27,12 +27,12 @@ fn main() -> ExitCode {
     let worker_args = args.clone();
     let worker = std::thread::Builder::new()
         .name("ytt".into())
-        .stack_size(ytt::cmd::STACK_SIZE)
-        .spawn(move || ytt::cmd::run(worker_args));
+        .stack_size(ytt_cli::cmd::STACK_SIZE)
+        .spawn(move || ytt_cli::cmd::run(worker_args));
     let joined = match worker {
         Ok(handle) => handle.join(),
         // No room for a big stack: run on this thread.
-        Err(_) => std::panic::catch_unwind(move || ytt::cmd::run(args)),
+        Err(_) => std::panic::catch_unwind(move || ytt_cli::cmd::run(args)),
     };
     let result = joined.unwrap_or_else(|panic| {
         Err(anyhow::anyhow!(

@@ -8,10 +8,10 @@ use std::io::Write;
 use anyhow::{anyhow, bail, Result};
 
 use super::options::{OutputFormat, OutputOptions};
-use crate::files::bulk::bulk_out_json;
 use crate::files::outdir::OutputDirectory;
-use crate::workspace::{OutputContent, OutputFile};
-use crate::yaml::{emit, Doc, DocSet, Meta};
+use ytt::files::bulk::bulk_out_json;
+use ytt::workspace::{OutputContent, OutputFile};
+use ytt::yaml::{emit, Doc, DocSet, Meta};
 
 /// The warning printed to stderr when text outputs exist but output goes to stdout.
 pub const NON_YAML_WARNING: &str = "\nWarning: Found Non-YAML templates in input. Non-YAML templates are not rendered to standard output.\nIf you want to include those results, use the --output-files or --dangerous-emptied-output-directory flag.\n";
@@ -80,7 +80,7 @@ fn file_contents(files: &[OutputFile]) -> Result<Vec<(String, Vec<u8>)>> {
     for f in files {
         match &f.content {
             OutputContent::Text(s) => {
-                text.push((f.rel_path.clone(), crate::bytestr::encode(s).into_owned()))
+                text.push((f.rel_path.clone(), ytt::bytestr::encode(s).into_owned()))
             }
             OutputContent::Yaml(ds) => yaml.push((f.rel_path.clone(), emit_yaml(ds)?.into_bytes())),
             OutputContent::Starlark => bail!("Unknown file type"),
@@ -177,7 +177,7 @@ fn emit_yaml(ds: &DocSet) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::yaml::Node;
+    use ytt::yaml::Node;
 
     fn yaml_file(name: &str, docs: Vec<Node>) -> OutputFile {
         OutputFile {

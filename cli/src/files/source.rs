@@ -7,23 +7,14 @@ use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
 use anyhow::{anyhow, bail, Result};
 
 use super::{go_io_error, platform};
+pub use ytt::files::SourceFile;
 
 /// The name standard input gets when no `name=-` is given.
 pub const STDIN_NAME: &str = "stdin.yml";
-
-/// A file as found on the command line (or in `--bulk-in`), before file marks.
-#[derive(Clone, Debug)]
-pub struct SourceFile {
-    /// The relative path it was found under: the path inside its `-f` directory, the base
-    /// name of a single file, `stdin.yml`, or the name of `name=path`. `/`-separated.
-    pub rel_path: String,
-    pub data: Arc<[u8]>,
-}
 
 /// The symlink policy (`--allow-symlink-destination`,
 /// `--dangerous-allow-all-symlink-destinations`).

@@ -1,13 +1,14 @@
 //! `ytt fmt -f FILE…`: every YAML file of the inputs (paths, directories, `-` for
-//! stdin) formatted by `crate::fmt`, in input order, to stdout. Other files are skipped.
+//! stdin) formatted by `ytt::fmt`, in input order, to stdout. Other files are skipped.
 //! A file that does not parse stops the run before anything is written.
 
 use anyhow::{anyhow, Result};
 
 use super::flags::FmtFlags;
 use super::output::write_stdout;
-use crate::files::{self, FileKind, SourceOptions};
-use crate::yaml::parser::ParseOptions;
+use crate::files::{self, SourceOptions};
+use ytt::files::FileKind;
+use ytt::yaml::parser::ParseOptions;
 
 pub fn run(flags: &FmtFlags) -> Result<()> {
     let start = std::time::Instant::now();
@@ -24,12 +25,12 @@ pub fn run(flags: &FmtFlags) -> Result<()> {
         // YAML must be UTF-8, as for templates
         let text = std::str::from_utf8(&f.data)
             .map_err(|_| anyhow!("File '{}' is not valid UTF-8", f.rel_path))?;
-        let text = crate::bytestr::decode_str(text);
-        let formatted = crate::fmt::format_text(&text, &f.rel_path, &opts)
+        let text = ytt::bytestr::decode_str(text);
+        let formatted = ytt::fmt::format_text(&text, &f.rel_path, &opts)
             .map_err(|e| anyhow!("Unmarshaling YAML template '{}': {e}", f.rel_path))?;
         out.push_str(&formatted);
     }
-    write_stdout(&crate::bytestr::encode(&out))?;
+    write_stdout(&ytt::bytestr::encode(&out))?;
     if flags.debug {
         eprintln!("total: {:?}", start.elapsed());
     }

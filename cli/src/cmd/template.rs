@@ -7,12 +7,13 @@ use anyhow::{bail, Result};
 
 use super::options::{Options, OutputFormat, SchemaType};
 use super::output::{self, RunOutput};
-use crate::eval::runtime::Messages;
-use crate::files::{self, bulk, marks, source::SourceFile, InputFile};
-use crate::schema::export;
-use crate::workspace::{self, RenderOptions};
-use crate::yaml::parser::ParseOptions;
-use crate::yaml::{Array, ArrayItem, Doc, DocSet, Meta, Node};
+use crate::files;
+use ytt::eval::runtime::Messages;
+use ytt::files::{accessible_order, bulk, marks, InputFile, SourceFile};
+use ytt::schema::export;
+use ytt::workspace::{self, RenderOptions};
+use ytt::yaml::parser::ParseOptions;
+use ytt::yaml::{Array, ArrayItem, Doc, DocSet, Meta, Node};
 
 pub fn run(opts: Options) -> Result<()> {
     let start = Instant::now();
@@ -75,6 +76,7 @@ fn evaluate(opts: &Options, sources: Vec<SourceFile>) -> Result<RunOutput> {
         disable_values_validation: opts.data_values.disable_validation,
         disable_output_validation: opts.output.disable_validation,
         messages: stderr_messages(),
+        held_bytes: Some(crate::memory::counted),
     };
     let rendered = workspace::render(render_opts, inputs)?;
     if let Some(values) = rendered.data_values {
@@ -119,6 +121,7 @@ fn schema_inspect(opts: &Options, inputs: Vec<InputFile>) -> Result<()> {
         disable_values_validation: true,
         disable_output_validation: true,
         messages: stderr_messages(),
+        held_bytes: Some(crate::memory::counted),
     };
     let Some(schema) = workspace::render(render_opts, inputs)?.schema else {
         bail!("internal error: no schema was computed");
@@ -153,7 +156,7 @@ fn schema_inspect(opts: &Options, inputs: Vec<InputFile>) -> Result<()> {
 /// `--files-inspect`: one document listing the root library's accessible files.
 fn files_inspect(inputs: &[InputFile]) -> RunOutput {
     let paths: Vec<&str> = inputs.iter().map(|f| f.rel_path.as_str()).collect();
-    let items = files::accessible_order(&paths)
+    let items = accessible_order(&paths)
         .into_iter()
         .map(|i| ArrayItem {
             value: Node::Str(paths[i].into()),

@@ -9,9 +9,9 @@ use anyhow::{anyhow, bail, Result};
 
 use super::options::DataValuesOptions;
 use crate::files::{self, SourceOptions};
-use crate::workspace::CliValues;
-use crate::yaml::parser::{parse, ParseOptions};
-use crate::yaml::Node;
+use ytt::workspace::CliValues;
+use ytt::yaml::parser::{parse, ParseOptions};
+use ytt::yaml::Node;
 
 /// The data values of the command line. Files are read under the rules of every input
 /// (`files::read_input`: the symlink policy of `sources`, regular files and pipes only).
@@ -65,8 +65,8 @@ pub fn cli_values(
     for kv in &opts.kv_files {
         let (library, path, file) = split_kv(kv)?;
         let bytes = read_path(file, sources)?;
-        // a string value holds the file's bytes, UTF-8 or not (see `crate::bytestr`)
-        let text = crate::bytestr::decode_vec(bytes);
+        // a string value holds the file's bytes, UTF-8 or not (see `ytt::bytestr`)
+        let text = ytt::bytestr::decode_vec(bytes);
         out.push(CliValues::KeyValue {
             library,
             path,
@@ -165,9 +165,9 @@ fn values_file(spec: &str, yaml: &ParseOptions, sources: &SourceOptions) -> Resu
         let text = String::from_utf8(bytes)
             .map_err(|_| anyhow!("Reading data values file '{display}': not valid UTF-8"))?;
         let file: Arc<str> = Arc::from(display.as_str());
-        let ds = crate::yaml::pieces::parse_text(&text, &file, yaml)
+        let ds = ytt::yaml::pieces::parse_text(&text, &file, yaml)
             .map_err(|e| anyhow!("Unmarshaling YAML data values file '{display}': {e}"))?;
-        if crate::template::is_templated(&ds) {
+        if ytt::template::is_templated(&ds) {
             bail!(
                 "Checking data values file '{name}':\n  Expected to be plain YAML, having no annotations (hint: remove comments starting with `#@`)"
             );
@@ -194,7 +194,7 @@ fn indent(text: &str, n: usize) -> String {
 }
 
 fn plain(mut n: Node) -> Node {
-    crate::yaml::parser::dedup_last_wins_deep(&mut n);
+    ytt::yaml::parser::dedup_last_wins_deep(&mut n);
     n
 }
 
