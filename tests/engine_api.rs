@@ -1,8 +1,7 @@
 //! The engine used as a library, in process: files in memory in, documents and messages
 //! out (`ytt::workspace::render`), with nothing shared between runs.
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 
 use ytt::eval::runtime::Messages;
 use ytt::files::InputFile;
@@ -11,10 +10,10 @@ use ytt::yaml::emit::yaml_docset;
 
 /// Renders `files`; returns the YAML of every output file and the run's messages.
 fn run(files: &[(&str, &str)]) -> (String, String) {
-    let messages = Rc::new(RefCell::new(Vec::new()));
+    let messages = Arc::new(Mutex::new(Vec::new()));
     let sink = messages.clone();
     let opts = RenderOptions {
-        messages: Messages::new(move |bytes| sink.borrow_mut().extend_from_slice(bytes)),
+        messages: Messages::new(move |bytes| sink.lock().unwrap().extend_from_slice(bytes)),
         ..RenderOptions::default()
     };
     let inputs = files
@@ -28,7 +27,8 @@ fn run(files: &[(&str, &str)]) -> (String, String) {
             yaml_docset(ds, &mut yaml);
         }
     }
-    let messages = String::from_utf8(messages.take()).expect("UTF-8 messages");
+    let messages = std::mem::take(&mut *messages.lock().unwrap());
+    let messages = String::from_utf8(messages).expect("UTF-8 messages");
     (yaml, messages)
 }
 
@@ -259,4 +259,44 @@ fn the_engine_does_no_io() {
         }
     }
     assert!(found.is_empty(), "I/O in the engine:\n{}", found.join("\n"));
+}
+
+/// A map nested `depth` levels deep (`k: {k: ... {k: 1}}`) as block YAML.
+fn nested_map(depth: usize) -> String {
+    let mut yaml = String::new();
+    for level in 0..depth {
+        yaml.push_str(&" ".repeat(level));
+        yaml.push_str("k:\n");
+    }
+    yaml.push_str(&" ".repeat(depth));
+    yaml.push_str("v: 1\n");
+    yaml
+}
+
+/// The engine's recursion is bounded by its own limits, not by the command line's big
+/// stack: the deepest input the parser accepts renders on a thread with the default
+/// 2 MiB stack of a library caller (templates, data values, overlays and output).
+#[test]
+fn the_deepest_input_renders_on_a_default_stack() {
+    let depth = ytt::yaml::parser::MAX_DEPTH - 2;
+    let doc = nested_map(depth);
+    let values = format!("#@data/values\n---\n{doc}");
+    let overlay = "#@overlay/match by=overlay.all, expects=\"1+\"\n---\n#@overlay/match missing_ok=True\nextra: 1\n";
+    let overlay = format!("#@ load(\"@ytt:overlay\", \"overlay\")\n{overlay}");
+    let template =
+        format!("#@ load(\"@ytt:data\", \"data\")\n---\n{doc}---\nfrom_values: #@ data.values\n");
+    let rendered = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || {
+            run(&[
+                ("values.yml", &values),
+                ("t.yml", &template),
+                ("overlay.yml", &overlay),
+            ])
+        })
+        .expect("a thread")
+        .join()
+        .expect("no panic");
+    assert_eq!(rendered.0.matches("v: 1").count(), 2);
+    assert_eq!(rendered.0.matches("extra: 1").count(), 2);
 }

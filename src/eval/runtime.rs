@@ -132,14 +132,14 @@ pub struct Runtime {
 /// line, in the order they happen: the command line writes them to stderr; a test, a
 /// playground or a language server keeps them. By default they are dropped.
 #[derive(Clone, Default)]
-pub struct Messages(Option<Rc<Sink>>);
+pub struct Messages(Option<Arc<Sink>>);
 
-/// Takes the bytes of one or more message lines.
-type Sink = dyn Fn(&[u8]);
+/// Takes the bytes of one or more message lines (from the thread the run is on).
+type Sink = dyn Fn(&[u8]) + Send + Sync;
 
 impl Messages {
-    pub fn new(sink: impl Fn(&[u8]) + 'static) -> Self {
-        Messages(Some(Rc::new(sink)))
+    pub fn new(sink: impl Fn(&[u8]) + Send + Sync + 'static) -> Self {
+        Messages(Some(Arc::new(sink)))
     }
 
     /// One message line (`\n` added); its text is the bytes it stands for (`crate::bytestr`).

@@ -78,8 +78,45 @@ pub enum OutputContent {
     Starlark,
 }
 
-/// Renders the root library made of `files`.
-pub fn render(mut opts: RenderOptions, files: Vec<InputFile>) -> anyhow::Result<Rendered> {
+/// The stack a run gets (reserved, not committed): templates, values and trees nest up to
+/// the parser's limit (`yaml::parser::MAX_DEPTH`), and every step recurses as deep.
+pub const RUN_STACK: usize = 256 << 20;
+
+/// Renders the root library made of `files`, on a thread of its own with [`RUN_STACK`]:
+/// a caller on a default stack (1-2 MiB) renders the deepest input the limits allow.
+/// Where no thread can be started (WebAssembly), on the caller's thread, whose stack must
+/// be as large.
+pub fn render(opts: RenderOptions, files: Vec<InputFile>) -> anyhow::Result<Rendered> {
+    on_run_stack(move || render_on_this_thread(opts, files))
+}
+
+/// `run()` on a thread with [`RUN_STACK`], or here when no thread can be started. A panic
+/// of `run` propagates.
+fn on_run_stack<T: Send>(run: impl FnOnce() -> T + Send) -> T {
+    let run = std::sync::Mutex::new(Some(run));
+    let take = || run.lock().unwrap_or_else(|e| e.into_inner()).take();
+    std::thread::scope(|s| {
+        let spawned = std::thread::Builder::new()
+            .name("ytt-run".into())
+            .stack_size(RUN_STACK)
+            .spawn_scoped(s, || take().map(|run| run()));
+        let done = match spawned {
+            Ok(handle) => handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Err(_) => None,
+        };
+        // not started: the closure was dropped unrun
+        done.unwrap_or_else(|| take().expect("run once")())
+    })
+}
+
+/// [`render`] on the caller's thread, for a caller whose stack has [`RUN_STACK`] already
+/// (the command line runs on such a thread).
+pub fn render_on_this_thread(
+    mut opts: RenderOptions,
+    files: Vec<InputFile>,
+) -> anyhow::Result<Rendered> {
     let files: Vec<Arc<InputFile>> = files.into_iter().map(Arc::new).collect();
     let mut rt = Runtime::new();
     rt.aliases = opts.aliases.clone();

@@ -22,8 +22,9 @@ pub use options::{Options, OutputFormat, SchemaType};
 use flags::{Cli, Command};
 
 /// The stack a run needs: templates may nest deeply (reserved, not committed). The
-/// binary runs [`run`] on a thread of this size, and so do the fuzz targets.
-pub const STACK_SIZE: usize = 256 * 1024 * 1024;
+/// binary runs [`run`] on a thread of this size, and so do the fuzz targets: the engine
+/// renders on it (`workspace::render_on_this_thread`), and the output is written from it.
+pub const STACK_SIZE: usize = ytt::workspace::RUN_STACK;
 
 /// Runs `ytt` with `args` (program name first). Errors are to be printed by the caller as
 /// `ytt: Error: {err:#}` with exit code 1.

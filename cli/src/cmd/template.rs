@@ -78,7 +78,7 @@ fn evaluate(opts: &Options, sources: Vec<SourceFile>) -> Result<RunOutput> {
         messages: stderr_messages(),
         held_bytes: Some(crate::memory::counted),
     };
-    let rendered = workspace::render(render_opts, inputs)?;
+    let rendered = workspace::render_on_this_thread(render_opts, inputs)?;
     if let Some(values) = rendered.data_values {
         // no data values (null or an empty map) print nothing, like any empty document
         let doc = Doc::new(values, Meta::default());
@@ -123,7 +123,7 @@ fn schema_inspect(opts: &Options, inputs: Vec<InputFile>) -> Result<()> {
         messages: stderr_messages(),
         held_bytes: Some(crate::memory::counted),
     };
-    let Some(schema) = workspace::render(render_opts, inputs)?.schema else {
+    let Some(schema) = workspace::render_on_this_thread(render_opts, inputs)?.schema else {
         bail!("internal error: no schema was computed");
     };
     let (doc, warnings) = match opts.output.schema_type {
