@@ -5,7 +5,7 @@
 //! The binary's global allocator is [`Budgeted`]: mimalloc (on Linux), counting the bytes held in
 //! large blocks. Large blocks are where memory goes when it runs away — the Starlark heap
 //! grows in large chunks, big lists, strings and integers are single blocks — while small
-//! ones are most allocations: counting only blocks of at least [`COUNTED_FROM`] bytes
+//! ones are most allocations: counting only blocks of at least `COUNTED_FROM` bytes
 //! keeps the count off the hot path (measured: no change in the benchmarks' time).
 
 use std::alloc::{GlobalAlloc, Layout};
@@ -139,7 +139,7 @@ fn crossed(now: usize) {
 /// 22 MiB, without at 13.4 MiB (the reference: 19 MiB), `a: 1` at 14.4 and 8.8 MiB, in
 /// the same time; without them the large workloads take up to 45 % longer. So a run
 /// starts without huge pages and allows them once it holds
-/// [`LARGE_RUN`] bytes in large blocks: memory faulted before stays in small pages,
+/// `LARGE_RUN` bytes in large blocks: memory faulted before stays in small pages,
 /// every fresh 2 MiB range after is one fault.
 pub fn start_with_small_pages() {
     #[cfg(target_os = "linux")]

@@ -46,7 +46,7 @@ impl<'v> YttStruct<'v> {
         }
     }
 
-    /// A struct of data values (see [`Data`]).
+    /// A struct of data values (see `Data`).
     pub fn data_values(fields: SmallMap<String, Value<'v>>) -> Self {
         YttStructGen {
             fields,

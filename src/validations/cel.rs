@@ -8,7 +8,7 @@
 //!   key `a-b`, `self.__namespace__` the key `namespace` ([`escape_property`]);
 //! - the libraries Kubernetes adds are there: the standard library, the strings and
 //!   lists extensions, `optional`, and Kubernetes' lists, regex, URL, IP/CIDR and
-//!   quantity libraries ([`super::cel_k8s`]).
+//!   quantity libraries (`cel_k8s`).
 //!
 //! An evaluation that fails (an undeclared function, no matching overload, a missing
 //! key, a result that is not a bool) is a **rule error**: the package author's mistake,

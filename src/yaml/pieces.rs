@@ -1,5 +1,5 @@
 //! A large YAML stream cut into pieces, so that they parse on several threads
-//! ([`parse_in_pieces`], for a library's files and a data values file) and join into the
+//! (`parse_in_pieces`, for a library's files and a data values file) and join into the
 //! very document set one parse of the whole text gives. A stream is cut at document starts, and a large document
 //! before items of a block sequence at column 0 (a file holding one long list).
 //!

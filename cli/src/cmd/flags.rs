@@ -2,6 +2,9 @@
 //! command line: boolean flags take an optional `=value`, string flags take the next
 //! argument whatever it looks like, stringSlice flags split on commas, and a repeated
 //! single-valued flag keeps its last value.
+//!
+//! The flags' doc comments are their help, in the reference's words (`[@lib1:]` and all).
+#![allow(rustdoc::broken_intra_doc_links)]
 
 use clap::{ArgAction, Args, Parser, Subcommand};
 

@@ -138,7 +138,7 @@ pub fn write_stdout(bytes: &[u8]) -> Result<()> {
     write_stdout_parts(&[bytes])
 }
 
-/// Writes `parts` one after the other (see [`emit`]).
+/// Writes `parts` one after the other (see [`emit()`]).
 pub fn write_stdout_parts(parts: &[impl AsRef<[u8]>]) -> Result<()> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let res = parts
