@@ -192,44 +192,79 @@ fn engine_sources() -> Vec<(String, Vec<String>)> {
     files
 }
 
+/// Positions name files through the run's own table, handed back with the output: a
+/// second run numbers its files afresh and leaves the first run's table as it was.
+#[test]
+fn every_run_names_its_files_in_its_own_table() {
+    let positions = |files: &[(&str, &str)]| {
+        let inputs = files
+            .iter()
+            .map(|(name, text)| InputFile::new(*name, text.as_bytes().to_vec()))
+            .collect();
+        let rendered = render(RenderOptions::default(), inputs).expect("the run succeeds");
+        let docs: Vec<_> = (rendered.outputs.iter())
+            .filter_map(|o| match &o.content {
+                OutputContent::Yaml(ds) => Some(ds.docs.iter().map(|d| d.meta.pos.clone())),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        (rendered.names, docs)
+    };
+    let (first, a) = positions(&[
+        (
+            "a.yml",
+            "#@ x = 1
+a: #@ x
+",
+        ),
+        (
+            "b.yml", "b: 2
+",
+        ),
+    ]);
+    let (second, c) = positions(&[(
+        "c.yml",
+        "---
+#@ x = 1
+c: #@ x
+",
+    )]);
+    let named = |names: &ytt::yaml::FileNames, ps: &[ytt::yaml::Pos]| -> Vec<String> {
+        ps.iter().map(|p| names.describe(p)).collect()
+    };
+    assert_eq!(named(&first, &a), ["a.yml:1", "b.yml:1"]);
+    assert_eq!(named(&second, &c), ["c.yml:1"]);
+    // the same id stands for another file in each run
+    assert_eq!(c[0].file, a[0].file);
+    assert_eq!(
+        named(&first, &a),
+        ["a.yml:1", "b.yml:1"],
+        "unchanged by the second run"
+    );
+}
+
 /// The engine keeps no state outside a run: no `thread_local!`, and no `static` that can
 /// change (a lock, a cell, an atomic). Immutable caches (`OnceLock`, starlark's
 /// `MethodsStatic`) are allowed; process state (the allocator's counters, standard input
 /// read once) is the command line's (`cli/`).
 #[test]
 fn the_engine_keeps_no_state_outside_a_run() {
-    // left to move into the run (issue 15): the file-name interner and its cache
-    const KNOWN: &[(&str, &str)] = &[
-        ("yaml/node.rs", "static NAMES: Mutex"),
-        ("yaml/node.rs", "thread_local!"),
-        ("yaml/node.rs", "static LAST: Cell"),
-    ];
     const MUTABLE: &[&str] = &["Mutex", "RwLock", "Cell<", "Atomic", "static mut"];
     let mut found = Vec::new();
     for (rel, lines) in engine_sources() {
         for line in lines {
+            let is_static = ["static ", "pub static ", "pub(crate) static "]
+                .iter()
+                .any(|p| line.starts_with(p));
             let state = line.starts_with("thread_local!")
-                || ((line.starts_with("static ") || line.starts_with("pub static "))
-                    && MUTABLE.iter().any(|m| line.contains(m)));
+                || (is_static && MUTABLE.iter().any(|m| line.contains(m)));
             if state {
                 found.push((rel.clone(), line));
             }
         }
     }
-    let known = |(file, line): &(String, String)| {
-        KNOWN.iter().any(|(f, l)| file == f && line.starts_with(l))
-    };
-    let unknown: Vec<_> = found.iter().filter(|f| !known(f)).collect();
-    assert!(unknown.is_empty(), "state outside a run: {unknown:?}");
-    // a known one that moved into the run leaves the list
-    for (f, l) in KNOWN {
-        assert!(
-            found
-                .iter()
-                .any(|(file, line)| file == f && line.starts_with(l)),
-            "{f}: `{l}` is gone: take it off the list"
-        );
-    }
+    assert!(found.is_empty(), "state outside a run: {found:?}");
 }
 
 /// The engine does no I/O of its own: no file system, no process, no standard streams,

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use ytt::fmt::format_text;
 use ytt::yaml::emit::yaml_node;
 use ytt::yaml::parser::{parse, ParseOptions};
-use ytt::yaml::{Comment, DocSet, Node};
+use ytt::yaml::{Comment, DocSet, FileNames, Node};
 
 /// The corpus holds about 2,900 YAML files, a few of them invalid on purpose.
 const MIN_CHECKED: usize = 2500;
@@ -84,20 +84,20 @@ fn check(path: &Path) -> Result<Outcome, String> {
     let Ok(src) = std::fs::read_to_string(path) else {
         return Ok(Outcome::Rejected);
     };
-    let name = path.display().to_string();
-    let Ok(once) = format_text(&src, &name, &opts) else {
+    let file = FileNames::default().id(&path.display().to_string());
+    let Ok(once) = format_text(&src, &opts) else {
         return Ok(Outcome::Rejected);
     };
-    let before = parse(&src, &name.as_str().into(), &opts).map_err(|e| e.to_string())?;
+    let before = parse(&src, file, &opts).map_err(|e| e.to_string())?;
     let loss = reference_loss(&before);
     if loss == Some(Loss::KeySpelling) {
         return Ok(Outcome::KeySpelling);
     }
-    let after = parse(&once, &name.as_str().into(), &opts)
-        .map_err(|e| format!("the output does not parse: {e}\n{once}"))?;
-    let twice = format_text(&once, &name, &opts).map_err(|e| e.to_string())?;
+    let after =
+        parse(&once, file, &opts).map_err(|e| format!("the output does not parse: {e}\n{once}"))?;
+    let twice = format_text(&once, &opts).map_err(|e| e.to_string())?;
     if loss == Some(Loss::EmptyCollection) {
-        let thrice = format_text(&twice, &name, &opts).map_err(|e| e.to_string())?;
+        let thrice = format_text(&twice, &opts).map_err(|e| e.to_string())?;
         return match (comments(&before) == comments(&after), thrice == twice) {
             (true, true) => Ok(Outcome::EmptiedCollections),
             (false, _) => Err(format!("comments differ\n--- output\n{once}")),

@@ -14,6 +14,7 @@ use ytt::template::{compile_starlark, compile_text, compile_yaml, CompileOptions
 use ytt::yaml::emit::{json_docset, pos_docset, yaml_docset};
 use ytt::yaml::parser::{parse, ParseOptions};
 use ytt::yaml::pieces;
+use ytt::yaml::FileNames;
 
 /// Runs `f` on a thread with the binary's stack, passing a panic on.
 fn on_run_stack<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
@@ -99,16 +100,17 @@ extern "C" fn on_fault(_: libc::c_int) {
 pub fn yaml(data: &[u8]) {
     let text = String::from_utf8_lossy(data).into_owned();
     on_run_stack(move || {
-        let name: Arc<str> = Arc::from("fuzz.yml");
+        let names = FileNames::default();
+        let name = names.id("fuzz.yml");
         for strict in [false, true] {
             let opts = ParseOptions {
                 strict,
                 ..ParseOptions::default()
             };
-            let whole = parse(&text, &name, &opts);
+            let whole = parse(&text, name, &opts);
             let pieces: Result<Vec<_>, _> = pieces::cut(&text, 1)
                 .iter()
-                .map(|c| pieces::parse_piece(&text, c, &name, &opts))
+                .map(|c| pieces::parse_piece(&text, c, name, &opts))
                 .collect();
             if let Some(joined) = pieces.ok().and_then(pieces::join) {
                 match &whole {
@@ -128,13 +130,13 @@ pub fn yaml(data: &[u8]) {
             let mut json = String::new();
             let _ = json_docset(&ds, &mut json);
             let mut pos = String::new();
-            pos_docset(&ds, &mut pos);
+            pos_docset(&ds, &names, &mut pos);
             // The reference writes the string `<<` plain, as go-yaml's resolver does not
             // look it up (a test of the emitter pins it): it reads back as a merge key.
             if out.contains("<<") {
                 continue;
             }
-            if let Err(e) = parse(&out, &name, &ParseOptions::default()) {
+            if let Err(e) = parse(&out, name, &ParseOptions::default()) {
                 panic!(
                     "emitted YAML does not parse back: {e}\n--- input\n{text}\n--- emitted\n{out}"
                 );
@@ -150,21 +152,22 @@ pub fn compile(data: &[u8]) {
     let data = data.to_vec();
     on_run_stack(move || {
         let name: Arc<str> = Arc::from("fuzz.yml");
+        let file = FileNames::default().id(&name);
         let mut compiled = Vec::new();
         if let Ok(text) = std::str::from_utf8(&data) {
             let text = ytt::bytestr::decode_str(text);
-            if let Ok(ds) = parse(&text, &name, &ParseOptions::default()) {
+            if let Ok(ds) = parse(&text, file, &ParseOptions::default()) {
                 // the two compile flags, chosen by the input
                 let opts = CompileOptions {
                     ignore_unknown_comments: data.len() % 2 == 1,
                     implicit_map_key_overrides: data.len() % 3 == 1,
                 };
-                compiled.push(compile_yaml(0, name.clone(), &text, &ds, opts));
+                compiled.push(compile_yaml(0, name.clone(), file, &text, &ds, opts));
             }
         }
         let text = ytt::bytestr::decode(&data);
-        compiled.push(compile_text(1, name.clone(), &text));
-        compiled.push(compile_starlark(2, name, &text));
+        compiled.push(compile_text(1, name.clone(), file, &text));
+        compiled.push(compile_starlark(2, name, file, &text));
         for t in compiled.into_iter().flatten() {
             let lines = t.code.split_inclusive('\n').count();
             assert_eq!(t.line_map.len(), lines, "line map of\n{}", t.code);

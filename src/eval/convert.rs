@@ -10,7 +10,7 @@ use starlark::values::{Heap, UnpackValue, Value, ValueLike};
 
 use super::fragment::{FragmentNode, YamlFragment};
 use super::ystruct::{struct_fields, YttStruct};
-use crate::yaml::{Array, ArrayItem, Map, MapItem, Meta, Node};
+use crate::yaml::{Array, ArrayItem, FileNames, Map, MapItem, Meta, Node};
 
 /// Starlark value → node (the value of a YAML node set by `#@ expr`, `yaml.encode`, …).
 pub fn to_node(v: Value) -> anyhow::Result<Node> {
@@ -156,7 +156,12 @@ pub fn from_node_in_fragment<'v>(heap: Heap<'v>, n: &Node) -> Value<'v> {
 }
 
 /// Node → Starlark value with maps as structs (`data.values`, `struct.encode`).
-pub fn from_node_struct<'v>(heap: Heap<'v>, n: &Node) -> anyhow::Result<Value<'v>> {
+/// `names` are the file names of the run `n`'s positions are from (for the message).
+pub fn from_node_struct<'v>(
+    heap: Heap<'v>,
+    names: &FileNames,
+    n: &Node,
+) -> anyhow::Result<Value<'v>> {
     Ok(match n {
         Node::Map(m) => {
             let mut fields = SmallMap::with_capacity(m.items.len());
@@ -165,17 +170,17 @@ pub fn from_node_struct<'v>(heap: Heap<'v>, n: &Node) -> anyhow::Result<Value<'v
                     bail!(
                         "expected map key to be a string to be used as a struct field, but was {} ({})",
                         i.key.type_name(),
-                        i.meta.pos.describe()
+                        names.describe(&i.meta.pos)
                     );
                 };
-                fields.insert(k.to_string(), from_node_struct(heap, &i.value)?);
+                fields.insert(k.to_string(), from_node_struct(heap, names, &i.value)?);
             }
             heap.alloc(YttStruct::data_values(fields))
         }
         Node::Array(a) => {
             let mut items = Vec::with_capacity(a.items.len());
             for i in &a.items {
-                items.push(from_node_struct(heap, &i.value)?);
+                items.push(from_node_struct(heap, names, &i.value)?);
             }
             heap.alloc(AllocList(items))
         }

@@ -118,7 +118,8 @@ pub struct Runtime {
     numbers: RefCell<Vec<Option<u32>>>,
     /// The alias-expansion budget of the run's YAML files.
     pub aliases: crate::yaml::parser::AliasBudget,
-    /// The texts of the run's files, which reports quote.
+    /// The run's files: their names (what positions' ids stand for) and their texts,
+    /// which reports quote.
     pub sources: crate::schema::Sources,
     /// Garbage collection inside loops.
     pub gc: super::gc::LoopGc,
@@ -180,6 +181,16 @@ fn runtime<'a>(eval: &Evaluator<'_, 'a, '_>) -> anyhow::Result<&'a Runtime> {
 impl Runtime {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The run's file names: what the file ids of positions stand for.
+    pub fn names(&self) -> &crate::yaml::FileNames {
+        self.sources.names()
+    }
+
+    /// `file.yml:12`, a position as reports print it.
+    pub fn describe(&self, pos: &Pos) -> String {
+        self.sources.describe(pos)
     }
 
     /// Gives `warning` the first time it is asked for in this run.
@@ -402,7 +413,7 @@ impl Runtime {
             .ok_or_else(|| anyhow!("internal error: annotation outside of a context"))?;
         ctx.pending_annotations.push(Arc::new(Annotation::new(
             name,
-            Pos::new(&t.name, line),
+            Pos::new(t.file, line),
             args,
             kwargs,
         )));
@@ -1247,6 +1258,12 @@ pub fn call_catching<'v>(
 /// resolve annotation values (`@ytt:overlay`).
 pub fn runtime_of<'a>(eval: &Evaluator<'_, 'a, '_>) -> anyhow::Result<&'a Runtime> {
     runtime(eval)
+}
+
+/// The file names of the run `eval` belongs to (an empty table outside a run: positions
+/// are then unknown).
+pub fn names_of(eval: &Evaluator) -> crate::yaml::FileNames {
+    runtime_of(eval).map_or_else(|_| Default::default(), |rt| rt.names().clone())
 }
 
 /// The messages of the run `eval` belongs to (dropped outside a run).

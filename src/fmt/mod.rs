@@ -45,14 +45,12 @@ mod printer;
 #[cfg(test)]
 mod tests;
 
-use std::sync::Arc;
-
 use crate::yaml::parser::{parse, ParseOptions, YamlError};
+use crate::yaml::FileId;
 
-/// Formats one file's text; `name` is used in positions only.
-pub fn format_text(src: &str, name: &str, opts: &ParseOptions) -> Result<String, YamlError> {
-    let name: Arc<str> = Arc::from(name);
-    let ds = parse(src, &name, opts)?;
+/// Formats one file's text (its lines matter, not its name).
+pub fn format_text(src: &str, opts: &ParseOptions) -> Result<String, YamlError> {
+    let ds = parse(src, FileId::default(), opts)?;
     let mut out = String::with_capacity(src.len() + src.len() / 8);
     printer::print(&ds, &mut out);
     Ok(out)

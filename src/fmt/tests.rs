@@ -2,7 +2,7 @@ use super::format_text;
 use crate::yaml::parser::ParseOptions;
 
 fn fmt(src: &str) -> String {
-    format_text(src, "t.yml", &ParseOptions::default()).expect("parses")
+    format_text(src, &ParseOptions::default()).expect("parses")
 }
 
 #[track_caller]
@@ -228,6 +228,6 @@ fn an_empty_file_formats_to_nothing() {
 
 #[test]
 fn a_bad_file_is_an_error_with_its_line() {
-    let err = format_text("a: 1\n b: 2\n", "t.yml", &ParseOptions::default()).unwrap_err();
+    let err = format_text("a: 1\n b: 2\n", &ParseOptions::default()).unwrap_err();
     assert_eq!(err.line, Some(2), "{err}");
 }

@@ -275,7 +275,7 @@ mod tests {
     use crate::yaml::ValueRef;
 
     fn pos(line: u32) -> Pos {
-        Pos::new(&Arc::from("anns-test.yml"), line)
+        Pos::new(crate::yaml::FileNames::default().id("anns-test.yml"), line)
     }
 
     fn r(index: u32) -> ValueRef {

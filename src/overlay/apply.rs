@@ -99,7 +99,12 @@ pub fn apply_doc_value<H: Host + ?Sized>(
         }
         Ok(())
     };
-    apply().map_err(|err| err.within(format!("Document on line {}", right_meta.pos.describe())))?;
+    apply().map_err(|err| {
+        err.within(format!(
+            "Document on line {}",
+            e.host.names().describe(&right_meta.pos)
+        ))
+    })?;
     Ok(left)
 }
 
@@ -250,6 +255,11 @@ impl<'h, H: Host + ?Sized> Engine<'h, H> {
 }
 
 impl<H: Host + ?Sized> Engine<'_, H> {
+    /// `file.yml:3`, a position in a message.
+    fn describe(&self, pos: &Pos) -> String {
+        self.host.names().describe(pos)
+    }
+
     // ---- annotations -------------------------------------------------------------
 
     fn op(&mut self, meta: &Meta) -> Result<(Op, OpArgs)> {
@@ -474,13 +484,13 @@ impl<H: Host + ?Sized> Engine<'_, H> {
         if let Expects::Func(_) = e.expects {
             return err(format!(
                 "Expectation of number of matched nodes failed{}",
-                lines_suffix(positions)
+                lines_suffix(self.host.names(), positions)
             ));
         }
         err(format!(
             "Expected number of matched nodes to be {}, but was {n}{}",
             e.expects.describe(),
-            lines_suffix(positions)
+            lines_suffix(self.host.names(), positions)
         ))
     }
 
@@ -516,7 +526,7 @@ impl<H: Host + ?Sized> Engine<'_, H> {
             let name = if op == Op::Insert { "insert" } else { "append" };
             return err(format!(
                 "Found @overlay/{name} on map item ({}); only array items can be annotated with @overlay/{name}",
-                meta.pos.describe()
+                self.describe(&meta.pos)
             ));
         }
         let matching =
@@ -545,7 +555,7 @@ impl<H: Host + ?Sized> Engine<'_, H> {
             };
             return err(format!(
                 "Found an annotation edit (@overlay/replace-ann, @overlay/merge-anns or @overlay/remove-anns) with @overlay/{name} ({}); annotations are edited on a matched node that stays: use @overlay/merge, @overlay/replace, @overlay/assert or @overlay/noop",
-                meta.pos.describe()
+                self.describe(&meta.pos)
             ));
         }
         let info = Rc::new(NodeInfo {
@@ -636,7 +646,7 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                 e.within(format!(
                     "Map item (key '{}') on line {}",
                     ri.key.key_text(),
-                    ri.meta.pos.describe()
+                    self.describe(&ri.meta.pos)
                 ))
             })?;
         }
@@ -672,8 +682,12 @@ impl<H: Host + ?Sized> Engine<'_, H> {
 
     fn merge_array(&mut self, left: &mut Array, right: &Array, defaults: &Defaults) -> Result<()> {
         for ri in &right.items {
-            self.array_item(left, ri, defaults)
-                .map_err(|e| e.within(format!("Array item on line {}", ri.meta.pos.describe())))?;
+            self.array_item(left, ri, defaults).map_err(|e| {
+                e.within(format!(
+                    "Array item on line {}",
+                    self.describe(&ri.meta.pos)
+                ))
+            })?;
         }
         Ok(())
     }
@@ -811,7 +825,7 @@ impl<H: Host + ?Sized> Engine<'_, H> {
 
     fn doc(&mut self, left: &mut Vec<DocSet>, rd: &Doc) -> Result<()> {
         self.doc_inner(left, rd)
-            .map_err(|e| e.within(format!("Document on line {}", rd.meta.pos.describe())))
+            .map_err(|e| e.within(format!("Document on line {}", self.describe(&rd.meta.pos))))
     }
 
     fn push_doc(left: &mut Vec<DocSet>, doc: Doc) {

@@ -3,7 +3,7 @@
 //! expected-match-count forms of `expects=` / `missing_ok=` / `when=`.
 
 use crate::typenames::node_go;
-use crate::yaml::{Node, Pos, ValueRef};
+use crate::yaml::{FileNames, Node, Pos, ValueRef};
 
 /// A matcher the engine can run without calling back into Starlark.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -209,12 +209,12 @@ pub fn parse_expects_str(s: &str, kwarg: &str) -> Result<Expects, String> {
 }
 
 /// The ` (lines: a.yml:2, a.yml:6)` suffix naming the matched nodes (empty when none).
-pub fn lines_suffix(positions: &[&Pos]) -> String {
+pub fn lines_suffix(names: &FileNames, positions: &[&Pos]) -> String {
     if positions.is_empty() {
         return String::new();
     }
     // listed in text order (`f.yml:10` before `f.yml:7`), as the reference sorts them
-    let mut lines: Vec<String> = positions.iter().map(|p| p.describe()).collect();
+    let mut lines: Vec<String> = positions.iter().map(|p| names.describe(p)).collect();
     lines.sort();
     format!(" (lines: {})", lines.join(", "))
 }

@@ -18,7 +18,7 @@
 //! Errors carry the chain of overlay nodes they happened under; see [`OverlayError`] for
 //! the one-line (`overlay.apply`) and indented (post-processing) renderings.
 
-use crate::yaml::{Node, ValueRef};
+use crate::yaml::{FileNames, Node, ValueRef};
 
 pub mod annotations;
 mod apply;
@@ -58,4 +58,6 @@ pub trait Host {
         let _ = r;
         Ok(None)
     }
+    /// The run's file names: messages name positions (`Document on line f.yml:3`).
+    fn names(&self) -> &FileNames;
 }

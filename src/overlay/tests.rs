@@ -4,16 +4,42 @@ use std::sync::Arc;
 
 use super::*;
 use crate::yaml::parser::{parse, ParseOptions};
-use crate::yaml::{Annotation, Array, ArrayItem, Doc, DocSet, Map, MapItem, Meta, Pos};
+use crate::yaml::{
+    Annotation, Array, ArrayItem, Doc, DocSet, FileId, FileNames, Map, MapItem, Meta, Pos,
+};
 
 enum Arg {
     Node(Node),
     Matcher(Matcher),
 }
 
-#[derive(Default)]
 struct FakeHost {
     args: Vec<Arg>,
+    names: FileNames,
+}
+
+impl Default for FakeHost {
+    fn default() -> Self {
+        FakeHost {
+            args: Vec::new(),
+            names: test_names(),
+        }
+    }
+}
+
+/// The tests' file names (`in.yml` for inputs, `overlay.yml` for overlay documents,
+/// `edit.yml` for annotation edits), named in the same order in every table made here,
+/// so that the fake host's table knows the ids of every position.
+fn test_names() -> FileNames {
+    let names = FileNames::default();
+    for f in ["in.yml", "overlay.yml", "edit.yml"] {
+        names.id(f);
+    }
+    names
+}
+
+fn file(name: &str) -> FileId {
+    test_names().id(name)
 }
 
 impl FakeHost {
@@ -35,6 +61,9 @@ impl FakeHost {
 }
 
 impl Host for FakeHost {
+    fn names(&self) -> &FileNames {
+        &self.names
+    }
     fn value(&mut self, r: ValueRef) -> anyhow::Result<Node> {
         match self.args.get(r.index as usize) {
             Some(Arg::Node(n)) => Ok(n.clone()),
@@ -65,8 +94,7 @@ impl Host for FakeHost {
 }
 
 fn yaml(src: &str) -> DocSet {
-    let name: Arc<str> = Arc::from("in.yml");
-    parse(src, &name, &ParseOptions::default()).expect("valid yaml")
+    parse(src, file("in.yml"), &ParseOptions::default()).expect("valid yaml")
 }
 
 fn s(v: &str) -> Node {
@@ -108,7 +136,7 @@ fn doc(value: Node, annotations: Vec<Annotation>) -> Doc {
         value,
         Meta {
             annotations: annotations.into_iter().map(Arc::new).collect(),
-            pos: Pos::new(&Arc::from("overlay.yml"), 1),
+            pos: Pos::new(file("overlay.yml"), 1),
             ..Meta::default()
         },
     )
@@ -385,7 +413,7 @@ fn remove_of_missing_key_fails_without_missing_ok() {
 /// An annotation with positional arguments (read from the fake host's table).
 fn ann_args(h: &mut FakeHost, name: &str, line: u32, args: Vec<Node>) -> Annotation {
     let args = args.into_iter().map(|a| h.arg(Arg::Node(a))).collect();
-    Annotation::new(name, Pos::new(&Arc::from("edit.yml"), line), args, vec![])
+    Annotation::new(name, Pos::new(file("edit.yml"), line), args, vec![])
 }
 
 fn names(meta: &Meta) -> Vec<String> {

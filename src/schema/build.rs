@@ -37,7 +37,7 @@ fn annotation_pos(sources: &Sources, ann: &Annotation) -> Pos {
 
 /// The line of the comment `#@name` written for the node at `pos` (or `pos` itself).
 fn comment_pos(sources: &Sources, pos: &Pos, name: &str) -> Pos {
-    if let Some(file) = pos.file.name() {
+    if let Some(file) = sources.names().name(pos.file) {
         if let Some(line) = sources.annotation_line(&file, pos.line, name) {
             return Pos {
                 file: pos.file,
@@ -61,9 +61,9 @@ fn written_where(sources: &Sources, ann: &Annotation) -> Annotation {
 
 /// The source lines from the first of `anns` down to the node.
 fn span(sources: &Sources, node: &Pos, anns: &[&Annotation]) -> Source {
-    let Some(name) = node
-        .file
-        .name()
+    let Some(name) = sources
+        .names()
+        .name(node.file)
         .filter(|_| node.line > 0)
         .map(|f| f.to_string())
     else {
@@ -313,7 +313,7 @@ impl<'h> Builder<'h> {
                 )],
             )
         };
-        let by = annotation_pos(self.sources, a).describe();
+        let by = self.sources.describe(&annotation_pos(self.sources, a));
         if !a.args.is_empty() || a.kwargs.is_empty() {
             return Err(err(
                 "expected @schema/type annotation to have keyword argument and value",
@@ -354,7 +354,7 @@ impl<'h> Builder<'h> {
 
     /// `@schema/nullable` takes no arguments.
     fn no_args(&mut self, a: &Annotation, pos: &Pos) -> Res<()> {
-        let by = annotation_pos(self.sources, a).describe();
+        let by = self.sources.describe(&annotation_pos(self.sources, a));
         let found = if !a.kwargs.is_empty() {
             format!("keyword argument in @{} (by {by})", a.name)
         } else if !a.args.is_empty() {
@@ -417,7 +417,7 @@ impl<'h> Builder<'h> {
 
     /// The one string argument of `@schema/desc`, `title` and `deprecated`.
     fn string_arg(&mut self, a: &Annotation, pos: &Pos) -> Res<String> {
-        let by = annotation_pos(self.sources, a).describe();
+        let by = self.sources.describe(&annotation_pos(self.sources, a));
         let name = a.name.as_str();
         if !a.kwargs.is_empty() {
             return Err(syntax_error(
@@ -474,8 +474,8 @@ impl<'h> Builder<'h> {
     fn default_value(&mut self, a: &Annotation, ty: &Type, at: At) -> Res<Node> {
         let pos = &ty.pos;
         let ann_pos = annotation_pos(self.sources, a);
-        let by = ann_pos.describe();
-        let expected = format!("{} (by {})", ty.name(), pos.describe());
+        let by = self.sources.describe(&ann_pos);
+        let expected = format!("{} (by {})", ty.name(), self.sources.describe(pos));
         if !a.kwargs.is_empty() {
             return Err(syntax_error(
                 self.sources,
@@ -534,7 +534,7 @@ impl<'h> Builder<'h> {
             .value(a.args[0])
             .map_err(|e| host_error(self.sources, pos, a, e))?;
         position(&mut value, pos);
-        if let Some((found, expected)) = first_mismatch(ty, &mut value, pos) {
+        if let Some((found, expected)) = first_mismatch(self.sources, ty, &mut value, pos) {
             return Err(Report::new(
                 "Invalid schema - @schema/default is wrong type",
                 vec![item(
@@ -553,7 +553,7 @@ impl<'h> Builder<'h> {
     fn examples(&mut self, a: &Annotation, ty: &Type) -> Res<Vec<(String, Node)>> {
         let pos = &ty.pos;
         let ann_pos = annotation_pos(self.sources, a);
-        let by = ann_pos.describe();
+        let by = self.sources.describe(&ann_pos);
         let name = a.name.as_str();
         let syntax = |found: String| {
             syntax_error(
@@ -608,7 +608,9 @@ impl<'h> Builder<'h> {
             };
             // checked on a copy: the check fills in the type's defaults, and an example
             // is exported as written
-            if let Some((found, expected)) = first_mismatch(ty, &mut value.clone(), pos) {
+            if let Some((found, expected)) =
+                first_mismatch(self.sources, ty, &mut value.clone(), pos)
+            {
                 return Err(Report::new(
                     "Invalid schema - @schema/examples has wrong type",
                     vec![item(
@@ -658,7 +660,12 @@ fn host_error(sources: &Sources, pos: &Pos, a: &Annotation, e: anyhow::Error) ->
 
 /// Type-checks an annotation's value (`@schema/default`, `@schema/examples`) against the
 /// node's type: the first mismatch as (found, expected) texts.
-fn first_mismatch(ty: &Type, value: &mut Node, pos: &Pos) -> Option<(String, String)> {
+fn first_mismatch(
+    sources: &Sources,
+    ty: &Type,
+    value: &mut Node,
+    pos: &Pos,
+) -> Option<(String, String)> {
     let mut meta = Meta::at(pos.clone());
     let mut violations = Vec::new();
     check(ty, value, &mut meta, Holder::Doc, &mut violations);
@@ -669,11 +676,11 @@ fn first_mismatch(ty: &Type, value: &mut Node, pos: &Pos) -> Option<(String, Str
             by: tpos,
         } => (
             found.to_owned(),
-            format!("{expected} (by {})", tpos.describe()),
+            format!("{expected} (by {})", sources.describe(&tpos)),
         ),
         ViolationKind::Undeclared { key, map_pos, .. } => (
             format!("key \"{key}\""),
-            format!("a key declared in map (by {})", map_pos.describe()),
+            format!("a key declared in map (by {})", sources.describe(&map_pos)),
         ),
     })
 }
@@ -681,13 +688,16 @@ fn first_mismatch(ty: &Type, value: &mut Node, pos: &Pos) -> Option<(String, Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::yaml::{ArrayItem, ValueRef};
+    use crate::yaml::{ArrayItem, FileNames, ValueRef};
     use std::sync::Arc;
 
     /// Annotation arguments held in a list: `ValueRef::index` is the position.
-    struct FakeHost(Vec<(Node, &'static str)>);
+    struct FakeHost(Vec<(Node, &'static str)>, FileNames);
 
     impl Host for FakeHost {
+        fn names(&self) -> &FileNames {
+            &self.1
+        }
         fn value(&mut self, r: ValueRef) -> anyhow::Result<Node> {
             Ok(self.0[r.index as usize].0.clone())
         }
@@ -702,8 +712,15 @@ mod tests {
         }
     }
 
+    /// The run's sources of these tests: `build-test.yml` is their only file.
+    fn sources() -> Sources {
+        let sources = Sources::default();
+        sources.names().id("build-test.yml");
+        sources
+    }
+
     fn pos(line: u32) -> Pos {
-        Pos::new(&Arc::from("build-test.yml"), line)
+        Pos::new(sources().names().id("build-test.yml"), line)
     }
 
     fn ann(name: &str, line: u32, args: &[u32], kwargs: &[(&str, u32)]) -> Annotation {
@@ -742,11 +759,14 @@ mod tests {
 
     #[test]
     fn infers_types_defaults_and_string_validation_defaults() {
-        let mut host = FakeHost(vec![
-            (Node::Int(1.into()), "starlark.Int"),
-            (Node::Bool(true), "starlark.Bool"),
-            (Node::Str("d".into()), "starlark.String"),
-        ]);
+        let mut host = FakeHost(
+            vec![
+                (Node::Int(1.into()), "starlark.Int"),
+                (Node::Bool(true), "starlark.Bool"),
+                (Node::Str("d".into()), "starlark.String"),
+            ],
+            FileNames::default(),
+        );
         let doc = Node::Map(Map {
             items: vec![
                 item(
@@ -787,7 +807,7 @@ mod tests {
             &[],
             &[("min_len", 0)],
         )));
-        let ty = Builder::new(&mut host, &Sources::default())
+        let ty = Builder::new(&mut host, &sources())
             .document(&doc, &meta)
             .unwrap();
         let Kind::Map(items) = &ty.kind else {
@@ -814,7 +834,10 @@ mod tests {
 
     #[test]
     fn malformed_annotations_are_reported() {
-        let mut host = FakeHost(vec![(Node::Int(1.into()), "starlark.Int")]);
+        let mut host = FakeHost(
+            vec![(Node::Int(1.into()), "starlark.Int")],
+            FileNames::default(),
+        );
         let doc = Node::Map(Map {
             items: vec![item(
                 "a",
@@ -823,7 +846,7 @@ mod tests {
                 vec![ann(TITLE, 3, &[0], &[])],
             )],
         });
-        let err = Builder::new(&mut host, &Sources::default())
+        let err = Builder::new(&mut host, &sources())
             .document(&doc, &Meta::at(pos(2)))
             .unwrap_err();
         assert_eq!(err.title, "Invalid schema");
@@ -834,7 +857,7 @@ mod tests {
         let doc = Node::Map(Map {
             items: vec![item("a", Node::Null, 3, vec![])],
         });
-        let err = Builder::new(&mut host, &Sources::default())
+        let err = Builder::new(&mut host, &sources())
             .document(&doc, &Meta::at(pos(2)))
             .unwrap_err();
         assert_eq!(err.title, "Invalid schema - null value not allowed here");

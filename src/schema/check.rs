@@ -250,10 +250,9 @@ mod tests {
     use super::*;
     use crate::schema::types::{MapItemType, TypeDoc};
     use crate::yaml::{Array, ArrayItem, Map, MapItem};
-    use std::sync::Arc;
 
     fn pos(line: u32) -> Pos {
-        Pos::new(&Arc::from("s.yml"), line)
+        Pos::new(crate::yaml::FileNames::default().id("s.yml"), line)
     }
 
     fn scalar(kind: Kind, line: u32, default: Node) -> Type {

@@ -84,7 +84,7 @@ impl Schema {
         if out.is_empty() {
             return Ok(());
         }
-        Err(violations_report(&out, flag).render(sources))
+        Err(violations_report(sources, &out, flag).render(sources))
     }
 }
 
@@ -142,8 +142,8 @@ fn spread(n: &mut Node, d: &Arc<Annotation>, host: &mut dyn Host) {
     }
 }
 
-fn source_of(pos: &Pos, calculated: &str, flag: Option<FlagOrigin>) -> Source {
-    match pos.file.name() {
+fn source_of(sources: &Sources, pos: &Pos, calculated: &str, flag: Option<FlagOrigin>) -> Source {
+    match sources.names().name(pos.file) {
         Some(f) if pos.line > 0 => {
             if let Some(fl) = flag {
                 if &*f == fl.source {
@@ -167,7 +167,11 @@ fn source_of(pos: &Pos, calculated: &str, flag: Option<FlagOrigin>) -> Source {
 }
 
 /// `One or more data values were invalid` with an item per violation.
-pub fn violations_report(violations: &[Violation], flag: Option<FlagOrigin>) -> Report {
+pub fn violations_report(
+    sources: &Sources,
+    violations: &[Violation],
+    flag: Option<FlagOrigin>,
+) -> Report {
     let items = violations
         .iter()
         .map(|v| match &v.kind {
@@ -177,9 +181,9 @@ pub fn violations_report(violations: &[Violation], flag: Option<FlagOrigin>) -> 
                 by,
             } => Item {
                 summary: None,
-                source: source_of(&v.pos, &v.calculated, flag),
+                source: source_of(sources, &v.pos, &v.calculated, flag),
                 found: Some((*found).to_owned()),
-                expected: Some(format!("{expected} (by {})", by.describe())),
+                expected: Some(format!("{expected} (by {})", sources.describe(by))),
                 hints: vec![],
             },
             ViolationKind::Undeclared {
@@ -202,9 +206,9 @@ pub fn violations_report(violations: &[Violation], flag: Option<FlagOrigin>) -> 
                     .unwrap_or_default();
                 Item {
                     summary: Some("Given data value is not declared in schema".into()),
-                    source: source_of(&v.pos, &v.calculated, flag),
+                    source: source_of(sources, &v.pos, &v.calculated, flag),
                     found: Some(key.clone()),
-                    expected: Some(format!("{expected} (from {})", map_pos.describe())),
+                    expected: Some(format!("{expected} (from {})", sources.describe(map_pos))),
                     hints,
                 }
             }
@@ -253,9 +257,12 @@ mod tests {
     }
 
     /// Every annotation argument is `True`.
-    struct AllTrue;
+    struct AllTrue(crate::yaml::FileNames);
 
     impl Host for AllTrue {
+        fn names(&self) -> &crate::yaml::FileNames {
+            &self.0
+        }
         fn value(&mut self, _: crate::yaml::ValueRef) -> anyhow::Result<Node> {
             Ok(Node::Bool(true))
         }
@@ -270,12 +277,12 @@ mod tests {
     #[test]
     fn document_string_defaults_spread_to_the_items_it_declares() {
         use crate::yaml::parser::{parse, ParseOptions};
-        let file: Arc<str> = Arc::from("spread-test.yml");
+        let file = crate::yaml::FileNames::default().id("spread-test.yml");
         let ann = |name: &str, line: u32, kwargs: Vec<(String, crate::yaml::ValueRef)>| {
-            Arc::new(Annotation::new(name, Pos::new(&file, line), vec![], kwargs))
+            Arc::new(Annotation::new(name, Pos::new(file, line), vec![], kwargs))
         };
         let src = "a: ''\nb:\n  c: ''\n  d: [x]\ne: {f: ''}\ng: {h: ''}\n";
-        let mut value = parse(src, &file, &ParseOptions::default())
+        let mut value = parse(src, file, &ParseOptions::default())
             .unwrap()
             .docs
             .remove(0)
@@ -294,7 +301,7 @@ mod tests {
         let d = ann(types::VALIDATION_DEFAULTS_FOR_STRINGS, 1, vec![]);
         let mut meta = Meta::default();
         meta.annotations.push(d.clone());
-        spread_document_defaults(&mut value, &meta, &mut AllTrue);
+        spread_document_defaults(&mut value, &meta, &mut AllTrue(Default::default()));
         let Node::Map(m) = &value else { panic!() };
         let defaults = |meta: &Meta| {
             meta.annotation(types::VALIDATION_DEFAULTS_FOR_STRINGS)
@@ -318,13 +325,13 @@ mod tests {
         assert_eq!(defaults(&e.items[0].meta), None, "e.f inherits e's");
         assert_eq!(defaults(&m.items[3].meta), None, "g: any type");
         // a document editing the annotations of the one it overlays is not spread
-        let mut plain = parse("x: ''\n", &file, &ParseOptions::default())
+        let mut plain = parse("x: ''\n", file, &ParseOptions::default())
             .unwrap()
             .docs
             .remove(0)
             .value;
         meta.annotations.push(ann("overlay/replace-ann", 1, vec![]));
-        spread_document_defaults(&mut plain, &meta, &mut AllTrue);
+        spread_document_defaults(&mut plain, &meta, &mut AllTrue(Default::default()));
         let Node::Map(x) = &plain else { panic!() };
         assert!(x.items[0].meta.annotations.is_empty());
     }

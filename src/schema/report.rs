@@ -21,21 +21,44 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use crate::yaml::{FileNames, Pos};
+
 /// A registered file: its bytes, and where its lines start (computed on first use).
 struct SourceText {
     data: Arc<[u8]>,
     line_starts: Option<Vec<usize>>,
 }
 
-/// The texts of a run's files, by the names positions give them: what reports quote.
-/// Owned by the run (`Runtime::sources`), so that runs share nothing.
+/// The run's files: their names (what positions' ids stand for) and their texts, by the
+/// names positions give them (what reports quote). Owned by the run (`Runtime::sources`),
+/// so that runs share nothing.
 #[derive(Default)]
-pub struct Sources(RefCell<HashMap<String, SourceText>>);
+pub struct Sources {
+    names: FileNames,
+    texts: RefCell<HashMap<String, SourceText>>,
+}
 
 impl Sources {
+    /// The sources of a run whose files are named in `names`.
+    pub fn new(names: FileNames) -> Sources {
+        Sources {
+            names,
+            texts: RefCell::default(),
+        }
+    }
+
+    pub fn names(&self) -> &FileNames {
+        &self.names
+    }
+
+    /// `file.yml:12`: see [`FileNames::describe`].
+    pub fn describe(&self, pos: &Pos) -> String {
+        self.names.describe(pos)
+    }
+
     /// Makes the text of file `name` (as positions name it) available to reports.
     pub fn register(&self, name: &str, data: Arc<[u8]>) {
-        let mut s = self.0.borrow_mut();
+        let mut s = self.texts.borrow_mut();
         if let Some(existing) = s.get(name) {
             if Arc::ptr_eq(&existing.data, &data) {
                 return;
@@ -55,7 +78,7 @@ impl Sources {
         if line == 0 {
             return None;
         }
-        let mut s = self.0.borrow_mut();
+        let mut s = self.texts.borrow_mut();
         let src = s.get_mut(name)?;
         let data = &src.data;
         let starts = src.line_starts.get_or_insert_with(|| {

@@ -5,7 +5,7 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-use crate::eval::runtime::messages_of;
+use crate::eval::runtime::{messages_of, names_of};
 use allocative::Allocative;
 use anyhow::{anyhow, bail};
 use starlark::any::ProvidesStaticType;
@@ -781,7 +781,7 @@ fn assert_members(builder: &mut GlobalsBuilder) {
         let report =
             crate::validations::validate_value(eval, key, &node, &pos, &args.items[2..], &kwargs)
                 .map_err(|e| anyhow!("{f}: {e:#}"))?;
-        report.finish(&messages_of(eval))?;
+        report.finish(&names_of(eval), &messages_of(eval))?;
         Ok(value)
     }
 
@@ -804,7 +804,7 @@ fn assert_members(builder: &mut GlobalsBuilder) {
             eval,
             crate::validations::Subject::Fragment,
         )?;
-        report.finish(&messages_of(eval))?;
+        report.finish(&names_of(eval), &messages_of(eval))?;
         Ok(v)
     }
 

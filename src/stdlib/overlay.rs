@@ -28,10 +28,10 @@ use starlark_derive::starlark_value;
 use crate::eval::convert::{from_node_in_fragment, scalar_value, to_node};
 use crate::eval::error::message_text;
 use crate::eval::fragment::{FragmentNode, YamlFragment};
-use crate::eval::runtime::{runtime_of, Runtime};
+use crate::eval::runtime::{names_of, runtime_of, Runtime};
 use crate::overlay::{apply_docset, apply_node, Host, Matcher, OverlayError};
 use crate::typenames::starlark_go;
-use crate::yaml::{DocSet, Node, ValueRef};
+use crate::yaml::{DocSet, FileNames, Node, ValueRef};
 
 pub fn register(builder: &mut GlobalsBuilder) {
     builder.namespace("overlay", |b| {
@@ -405,12 +405,15 @@ pub fn apply_values<'v>(
 pub struct EvalHost<'h, 'v, 'a, 'e> {
     eval: &'h mut Evaluator<'v, 'a, 'e>,
     rt: Option<&'a Runtime>,
+    /// The run's (none outside a run: positions are then unknown).
+    names: FileNames,
 }
 
 impl<'h, 'v, 'a, 'e> EvalHost<'h, 'v, 'a, 'e> {
     pub fn new(eval: &'h mut Evaluator<'v, 'a, 'e>) -> Self {
         let rt = runtime_of(eval).ok();
-        EvalHost { eval, rt }
+        let names = names_of(eval);
+        EvalHost { eval, rt, names }
     }
 
     fn resolve(&mut self, r: ValueRef) -> anyhow::Result<Value<'v>> {
@@ -422,6 +425,10 @@ impl<'h, 'v, 'a, 'e> EvalHost<'h, 'v, 'a, 'e> {
 }
 
 impl Host for EvalHost<'_, '_, '_, '_> {
+    fn names(&self) -> &FileNames {
+        &self.names
+    }
+
     fn value(&mut self, r: ValueRef) -> anyhow::Result<Node> {
         let v = self.resolve(r)?;
         to_node(v)

@@ -21,6 +21,7 @@ use starlark_derive::starlark_value;
 
 use super::common::{check_positional, is_function};
 use crate::eval::convert::{from_node, from_node_struct, to_node};
+use crate::eval::runtime::names_of;
 use crate::eval::ystruct::YttStruct;
 use crate::typenames::starlark_go;
 
@@ -139,12 +140,12 @@ fn struct_members(builder: &mut GlobalsBuilder) {
     fn encode<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
         #[starlark(kwargs)] kwargs: SmallMap<String, Value<'v>>,
-        heap: Heap<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<Value<'v>> {
         let f = "struct.encode";
         check_positional(f, &args.items, &kwargs, 1, 1)?;
         let node = to_node(args.items[0]).map_err(|e| anyhow!("{f}: {e}"))?;
-        from_node_struct(heap, &node).map_err(|e| anyhow!("{f}: {e}"))
+        from_node_struct(eval.heap(), &names_of(eval), &node).map_err(|e| anyhow!("{f}: {e}"))
     }
 
     /// Structs (recursively) → dicts.

@@ -1,8 +1,6 @@
 //! `@ytt:yaml`: `encode(value)` with ytt's YAML emitter, `decode(string)` of exactly one
 //! document (map order preserved).
 
-use std::sync::Arc;
-
 use anyhow::{anyhow, bail};
 use starlark::collections::SmallMap;
 use starlark::environment::GlobalsBuilder;
@@ -14,7 +12,7 @@ use super::common::check_positional;
 use crate::eval::convert::{from_node, to_node};
 use crate::eval::fragment::{FragmentNode, YamlFragment};
 use crate::yaml::parser::{parse, ParseOptions};
-use crate::yaml::Node;
+use crate::yaml::{FileId, Node};
 
 pub fn register(builder: &mut GlobalsBuilder) {
     builder.namespace("yaml", yaml_members);
@@ -52,8 +50,9 @@ fn yaml_members(builder: &mut GlobalsBuilder) {
 
 /// Parses YAML text holding exactly one document.
 pub fn decode_str(src: &str) -> anyhow::Result<Node> {
-    let file: Arc<str> = Arc::from("yaml.decode");
-    let mut ds = parse(src, &file, &ParseOptions::default()).map_err(|e| anyhow!("{e}"))?;
+    // the result is plain Starlark values: positions are not kept, so name no file
+    let mut ds =
+        parse(src, FileId::default(), &ParseOptions::default()).map_err(|e| anyhow!("{e}"))?;
     if ds.docs.len() != 1 {
         bail!("Expected to find exactly one YAML document");
     }

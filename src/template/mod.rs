@@ -9,7 +9,7 @@ mod yaml;
 
 use std::sync::Arc;
 
-use crate::yaml::{Node, Pos};
+use crate::yaml::{FileId, Node, Pos};
 
 pub use blocks::BlockError;
 pub use text::compile_text;
@@ -54,6 +54,8 @@ pub struct CompiledTemplate {
     pub id: u32,
     /// The template's relative path, as shown in errors.
     pub name: Arc<str>,
+    /// Its id in the run's file names: the file of its nodes' positions.
+    pub file: FileId,
     pub src_lines: Vec<String>,
     pub nodes: Vec<TNode>,
     /// The generated Starlark program.
@@ -210,15 +212,17 @@ pub mod instr {
 pub(crate) struct Builder {
     pub id: u32,
     pub name: Arc<str>,
+    pub file: FileId,
     pub nodes: Vec<TNode>,
     pub lines: Vec<Line>,
 }
 
 impl Builder {
-    pub fn new(id: u32, name: Arc<str>) -> Self {
+    pub fn new(id: u32, name: Arc<str>, file: FileId) -> Self {
         Builder {
             id,
             name,
+            file,
             nodes: Vec::new(),
             lines: Vec::new(),
         }
@@ -231,7 +235,7 @@ impl Builder {
             kind,
             parent,
             depth,
-            pos: Pos::new(&self.name, line),
+            pos: Pos::new(self.file, line),
             key: None,
             literal: None,
             text: None,
@@ -273,6 +277,7 @@ impl Builder {
         Ok(CompiledTemplate {
             id: self.id,
             name: self.name,
+            file: self.file,
             src_lines: src.lines().map(str::to_owned).collect(),
             nodes: self.nodes,
             code: indented.code,
@@ -288,9 +293,10 @@ impl Builder {
 pub fn compile_starlark(
     id: u32,
     name: Arc<str>,
+    file: FileId,
     src: &str,
 ) -> Result<CompiledTemplate, CompileError> {
-    let mut b = Builder::new(id, name);
+    let mut b = Builder::new(id, name, file);
     for (i, line) in src.lines().enumerate() {
         b.lines.push(Line::user(line, i as u32 + 1));
     }

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use super::{instr, Builder, CompileError, CompiledTemplate, Line, TKind};
+use crate::yaml::FileId;
 
 enum Segment {
     Text(String, u32),
@@ -11,8 +12,13 @@ enum Segment {
 }
 
 /// Compiles a whole text file (`.txt`, `.lib.txt`).
-pub fn compile_text(id: u32, name: Arc<str>, src: &str) -> Result<CompiledTemplate, CompileError> {
-    let mut b = Builder::new(id, name);
+pub fn compile_text(
+    id: u32,
+    name: Arc<str>,
+    file: FileId,
+    src: &str,
+) -> Result<CompiledTemplate, CompileError> {
+    let mut b = Builder::new(id, name, file);
     b.start_ctx(None);
     let root = b.add_node(TKind::Text, None, 1);
     b.start_node(root, None);

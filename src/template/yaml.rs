@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::annotations::{classify, CommentKind, MAP_KEY_OVERRIDE, TEXT_TEMPLATED_STRINGS};
 use super::text::emit_text;
 use super::{instr, Builder, CompileError, CompileOptions, CompiledTemplate, Line, TKind};
-use crate::yaml::{Comment, Doc, DocSet, Meta, Node};
+use crate::yaml::{Comment, Doc, DocSet, FileId, Meta, Node};
 
 /// A YAML file is a template when any of its comments is a `#@` one.
 pub fn is_templated(ds: &DocSet) -> bool {
@@ -76,7 +76,7 @@ fn has_repeated_key(items: &[crate::yaml::MapItem]) -> bool {
 
 /// The annotations of a document of a file that [`needs_no_evaluation`], as evaluating
 /// it would have produced them.
-pub fn document_annotations(d: &Doc, file: &Arc<str>) -> Vec<Arc<crate::yaml::Annotation>> {
+pub fn document_annotations(d: &Doc, file: FileId) -> Vec<Arc<crate::yaml::Annotation>> {
     d.meta
         .comments
         .iter()
@@ -95,12 +95,13 @@ pub fn document_annotations(d: &Doc, file: &Arc<str>) -> Vec<Arc<crate::yaml::An
 pub fn compile_yaml(
     id: u32,
     name: Arc<str>,
+    file: FileId,
     src: &str,
     ds: &DocSet,
     opts: CompileOptions,
 ) -> Result<CompiledTemplate, CompileError> {
     let mut c = YamlCompiler {
-        b: Builder::new(id, name),
+        b: Builder::new(id, name, file),
         opts,
     };
     c.b.start_ctx(None);

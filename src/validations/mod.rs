@@ -30,7 +30,7 @@ use starlark::values::{Heap, Value};
 
 use crate::eval::convert::from_node_in_fragment;
 use crate::eval::fragment::{FragmentNode, YamlFragment};
-use crate::eval::runtime::{runtime_of, Runtime};
+use crate::eval::runtime::{names_of, runtime_of, Runtime};
 use crate::eval::ystruct::YttStruct;
 use crate::yaml::{Annotation, Doc, DocSet, Meta, Node, Pos};
 pub use report::{Entry, Report, Subject};
@@ -153,8 +153,14 @@ pub fn validate_value<'v>(
     kwargs: &[(String, Value<'v>)],
 ) -> anyhow::Result<Report> {
     let mut report = Report::new(Subject::Value(key.to_owned()));
-    let v = rules::parse(eval.heap(), rules::Written::at(pos), args, kwargs)
-        .map_err(|e| anyhow!("Invalid validation - {e}"))?;
+    let v = rules::parse(
+        eval.heap(),
+        &names_of(eval),
+        rules::Written::at(pos),
+        args,
+        kwargs,
+    )
+    .map_err(|e| anyhow!("Invalid validation - {e}"))?;
     let subject = rules::Subject {
         node,
         key: Cow::Borrowed(key),
@@ -185,7 +191,7 @@ pub fn validate_value<'v>(
 /// Validates output documents and reports: warnings go to the run's messages;
 /// violations are the error.
 pub fn check_documents(rt: &Runtime, docs: &[&DocSet]) -> anyhow::Result<()> {
-    with_evaluator(rt, |eval| validate_documents(docs, eval))?.finish(&rt.messages)
+    with_evaluator(rt, |eval| validate_documents(docs, eval))?.finish(rt.names(), &rt.messages)
 }
 
 /// A node that carries validation annotations.
@@ -388,7 +394,13 @@ fn run<'v>(
                     let (args, kwargs) = runtime_of(eval)
                         .and_then(|rt| rt.resolve_args(eval, a))
                         .map_err(|e| report.wrap(e))?;
-                    match rules::parse(eval.heap(), rules::Written::of(a), &args, &kwargs) {
+                    match rules::parse(
+                        eval.heap(),
+                        &names_of(eval),
+                        rules::Written::of(a),
+                        &args,
+                        &kwargs,
+                    ) {
                         Ok(v) => validations.push(v),
                         Err(e) => {
                             malformed.push(&a.name, e);
@@ -590,7 +602,7 @@ pub fn call_site(eval: &Evaluator) -> Pos {
         return Pos::unknown();
     };
     match t.report_line(span.resolve_span().begin.line) {
-        Some((line, _)) => Pos::new(&t.name, line),
+        Some((line, _)) => Pos::new(t.file, line),
         None => Pos::unknown(),
     }
 }
@@ -602,7 +614,7 @@ mod tests {
 
     #[test]
     fn repeated_lines_name_their_documents() {
-        let file: Arc<str> = Arc::from("repeats-test.yml");
+        let file = crate::yaml::FileNames::default().id("repeats-test.yml");
         let mut sets = Vec::new();
         for (i, src) in [
             "kind: Deployment\nmetadata: {name: web}\n",
@@ -612,14 +624,14 @@ mod tests {
         .into_iter()
         .enumerate()
         {
-            let mut ds = parse(src, &file, &ParseOptions::default()).unwrap();
-            ds.docs[0].meta.pos = Pos::new(&file, 10 + i as u32);
+            let mut ds = parse(src, file, &ParseOptions::default()).unwrap();
+            ds.docs[0].meta.pos = Pos::new(file, 10 + i as u32);
             sets.push(ds);
         }
         let refs: Vec<&DocSet> = sets.iter().collect();
         let r = Repeats::new(&refs);
         // line 1 holds a node of every document; line 2 only of the first
-        let line1 = Pos::new(&file, 1);
+        let line1 = Pos::new(file, 1);
         assert_eq!(
             r.note(&line1, 0).as_deref(),
             Some("document 1 of 3: Deployment web")
@@ -629,9 +641,9 @@ mod tests {
             Some("document 2 of 3: Service")
         );
         assert_eq!(r.note(&line1, 2).as_deref(), Some("document 3 of 3"));
-        assert_eq!(r.note(&Pos::new(&file, 2), 0), None);
+        assert_eq!(r.note(&Pos::new(file, 2), 0), None);
         assert_eq!(
-            r.note(&Pos::new(&file, 10), 0),
+            r.note(&Pos::new(file, 10), 0),
             None,
             "one document per line"
         );
@@ -639,10 +651,9 @@ mod tests {
 
     #[test]
     fn one_malformed_annotation_reads_as_before_several_name_positions() {
-        let file: Arc<str> = Arc::from("malformed-test.yml");
         let e = |m: &str, line: Option<u32>| rules::ParseError {
             message: m.into(),
-            unnamed_pos: line.map(|l| Pos::new(&file, l)),
+            unnamed_at: line.map(|l| format!("malformed-test.yml:{l}")),
         };
         let mut one = Malformed::default();
         one.push(

@@ -7,7 +7,7 @@ use anyhow::anyhow;
 
 use super::rules::Violation;
 use crate::eval::runtime::Messages;
-use crate::yaml::Pos;
+use crate::yaml::{FileNames, Pos};
 
 /// What was validated: names the report's header.
 #[derive(Clone, Debug, PartialEq)]
@@ -79,43 +79,44 @@ impl Report {
         anyhow!("{}\n{e:#}", self.subject.header())
     }
 
-    /// The error report (the text after `ytt: Error: `), when some rule failed.
-    pub fn error_text(&self) -> Option<String> {
+    /// The error report (the text after `ytt: Error: `), when some rule failed; `names`
+    /// are the run's file names.
+    pub fn error_text(&self, names: &FileNames) -> Option<String> {
         if self.errors.is_empty() {
             return None;
         }
         Some(format!(
             "{}\n{}",
             self.subject.header(),
-            entries(&self.errors)
+            entries(names, &self.errors)
         ))
     }
 
     /// The warning report printed on stderr, when some `warn=True` rule failed.
-    pub fn warning_text(&self) -> Option<String> {
+    pub fn warning_text(&self, names: &FileNames) -> Option<String> {
         if self.warnings.is_empty() {
             return None;
         }
         Some(format!(
             "Warning: {}\n{}",
             self.subject.header(),
-            entries(&self.warnings)
+            entries(names, &self.warnings)
         ))
     }
 
     /// Gives the warnings to the run's messages; the violations, if any, are the error.
-    pub fn finish(self, messages: &Messages) -> anyhow::Result<()> {
-        if let Some(w) = self.warning_text() {
+    pub fn finish(self, names: &FileNames, messages: &Messages) -> anyhow::Result<()> {
+        if let Some(w) = self.warning_text(names) {
             messages.line(&w);
         }
-        match self.error_text() {
+        match self.error_text(names) {
             Some(e) => Err(anyhow!(e)),
             None => Ok(()),
         }
     }
 }
 
-fn entries(list: &[Entry]) -> String {
+fn entries(names: &FileNames, list: &[Entry]) -> String {
     let mut out = String::new();
     for (i, e) in list.iter().enumerate() {
         if i > 0 {
@@ -124,10 +125,10 @@ fn entries(list: &[Entry]) -> String {
         let _ = writeln!(out, "  {}", e.path);
         match (&e.from, &e.document) {
             (Some(from), Some(doc)) => {
-                let _ = writeln!(out, "    from: {} ({doc})", from.describe());
+                let _ = writeln!(out, "    from: {} ({doc})", names.describe(from));
             }
             (Some(from), None) => {
-                let _ = writeln!(out, "    from: {}", from.describe());
+                let _ = writeln!(out, "    from: {}", names.describe(from));
             }
             _ => {}
         }
@@ -138,17 +139,22 @@ fn entries(list: &[Entry]) -> String {
                         out,
                         "    - rule error: {} (by: {})",
                         v.desc,
-                        v.by.describe()
+                        names.describe(&v.by)
                     );
                     if let Some(f) = &v.found {
                         let _ = writeln!(out, "      error: {f}");
                     }
                 }
                 Some(m) => {
-                    let _ = writeln!(out, "    - {m} (by: {})", v.by.describe());
+                    let _ = writeln!(out, "    - {m} (by: {})", names.describe(&v.by));
                 }
                 None => {
-                    let _ = writeln!(out, "    - must be: {} (by: {})", v.desc, v.by.describe());
+                    let _ = writeln!(
+                        out,
+                        "    - must be: {} (by: {})",
+                        v.desc,
+                        names.describe(&v.by)
+                    );
                     if let Some(f) = &v.found {
                         let _ = writeln!(out, "      found: {f}");
                     }
@@ -162,20 +168,20 @@ fn entries(list: &[Entry]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
 
     #[test]
     fn formats_entries() {
-        let file: Arc<str> = Arc::from("s.yml");
+        let names = FileNames::default();
+        let file = names.id("s.yml");
         let mut r = Report::new(Subject::DataValues);
         r.push(
             Entry {
                 path: "a".into(),
-                from: Some(Pos::new(&file, 2)),
+                from: Some(Pos::new(file, 2)),
                 document: Some("document 2 of 3: Deployment web-2".into()),
                 violations: vec![Violation {
                     desc: "a value >= 10".into(),
-                    by: Pos::new(&file, 1),
+                    by: Pos::new(file, 1),
                     found: Some("value < 10".into()),
                     message: None,
                     rule_error: false,
@@ -186,11 +192,11 @@ mod tests {
         r.push(
             Entry {
                 path: "(document)".into(),
-                from: Some(Pos::new(&file, 3)),
+                from: Some(Pos::new(file, 3)),
                 document: None,
                 violations: vec![Violation {
                     desc: "x".into(),
-                    by: Pos::new(&file, 4),
+                    by: Pos::new(file, 4),
                     found: None,
                     message: Some("custom".into()),
                     rule_error: false,
@@ -199,9 +205,9 @@ mod tests {
             false,
         );
         assert_eq!(
-            r.error_text().unwrap(),
+            r.error_text(&names).unwrap(),
             "Validating final data values:\n  a\n    from: s.yml:2 (document 2 of 3: Deployment web-2)\n    - must be: a value >= 10 (by: s.yml:1)\n      found: value < 10\n\n  (document)\n    from: s.yml:3\n    - custom (by: s.yml:4)"
         );
-        assert!(r.warning_text().is_none());
+        assert!(r.warning_text(&names).is_none());
     }
 }

@@ -20,7 +20,7 @@ use crate::eval::convert::{
 };
 use crate::eval::error::message_text;
 use crate::eval::runtime::call_catching;
-use crate::yaml::{Annotation, Node, Pos};
+use crate::yaml::{Annotation, FileNames, Node, Pos};
 
 /// Named rules, in the order they run on a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -140,21 +140,21 @@ pub struct ParseError {
     pub message: String,
     /// Where the faulty argument was written, when `message` does not say it (some
     /// messages are the reference's, which name no position).
-    pub unnamed_pos: Option<Pos>,
+    pub unnamed_at: Option<String>,
 }
 
 impl ParseError {
     fn new(message: String) -> Self {
         ParseError {
             message,
-            unnamed_pos: None,
+            unnamed_at: None,
         }
     }
 
     /// The message, with the position it names or is missing.
     pub fn positioned(&self) -> String {
-        match &self.unnamed_pos {
-            Some(p) => format!("{} (at {})", self.message, p.describe()),
+        match &self.unnamed_at {
+            Some(at) => format!("{} (at {at})", self.message),
             None => self.message.clone(),
         }
     }
@@ -281,9 +281,11 @@ fn split_description<'v>(kind: Option<RuleKind>, v: Value<'v>) -> (Option<String
 }
 
 /// Parses an annotation's arguments; the error's message is the text after
-/// `Invalid @<name> annotation - `.
+/// `Invalid @<name> annotation - `; `names` are the run's file names (messages name
+/// where arguments were written).
 pub fn parse<'v>(
     heap: Heap<'v>,
+    names: &FileNames,
     written: Written,
     args: &[Value<'v>],
     kwargs: &[(String, Value<'v>)],
@@ -292,13 +294,13 @@ pub fn parse<'v>(
     if args.is_empty() && kwargs.is_empty() {
         return Err(ParseError::new(format!(
             "expected annotation to have 2-tuple as argument(s), but found no arguments (by {})",
-            pos.describe()
+            names.describe(pos)
         )));
     }
     let mut custom = Vec::new();
     for (i, a) in args.iter().enumerate() {
         let by = written.arg(i);
-        let at = by.describe();
+        let at = names.describe(by);
         let Some(t) = TupleRef::from_value(*a) else {
             return Err(ParseError::new(format!(
                 "expected annotation to have 2-tuple as argument(s), but found: {} (by {at})",
@@ -353,7 +355,7 @@ pub fn parse<'v>(
     };
     for (i, (name, value)) in kwargs.iter().enumerate() {
         let by = written.kwarg(i);
-        let at = by.describe();
+        let at = names.describe(by);
         let name = name.as_str();
         let positioned = |message: String| ParseError::new(format!("{message} (at {at})"));
         match name {
@@ -400,7 +402,7 @@ pub fn parse<'v>(
                         ArgError::Positioned(m) => ParseError::new(m),
                         ArgError::Unpositioned(m) => ParseError {
                             message: m,
-                            unnamed_pos: Some(by.clone()),
+                            unnamed_at: Some(at.clone()),
                         },
                     })?;
                 v.named.push(Named {

@@ -15,7 +15,7 @@ use crate::template::{
 };
 use crate::yaml::parser::{dedup_last_wins_deep, parse, AliasBudget, ParseOptions};
 use crate::yaml::pieces::{cores_for, parse_in_pieces};
-use crate::yaml::{DocSet, Node};
+use crate::yaml::{DocSet, FileId, Node};
 
 /// A file ready to evaluate, or plain YAML needing none.
 pub(crate) enum Compiled {
@@ -24,17 +24,21 @@ pub(crate) enum Compiled {
 }
 
 pub(crate) fn parse_yaml(rt: &Runtime, file: &InputFile, strict: bool) -> anyhow::Result<DocSet> {
-    parse_with(file, strict, &rt.aliases)
+    parse_with(file, rt.names().id(&file.rel_path), strict, &rt.aliases)
 }
 
-fn parse_with(file: &InputFile, strict: bool, aliases: &AliasBudget) -> anyhow::Result<DocSet> {
+fn parse_with(
+    file: &InputFile,
+    id: FileId,
+    strict: bool,
+    aliases: &AliasBudget,
+) -> anyhow::Result<DocSet> {
     let src = text_of(file)?;
-    let name: Arc<str> = Arc::from(file.rel_path.as_str());
     let opts = ParseOptions {
         strict,
         aliases: aliases.clone(),
     };
-    parse(&src, &name, &opts)
+    parse(&src, id, &opts)
         .map_err(|e| anyhow!("Unmarshaling YAML template '{}': {e}", file.rel_path))
 }
 
@@ -58,9 +62,9 @@ pub(crate) fn parse_yaml_files(
         return files.iter().map(|f| parse_yaml(rt, f, strict)).collect();
     }
     // a file that is not UTF-8 is left to the serial pass
-    let texts: Vec<Option<(Cow<'_, str>, Arc<str>)>> = files
+    let texts: Vec<Option<(Cow<'_, str>, FileId)>> = files
         .iter()
-        .map(|f| Some((text_of(f).ok()?, Arc::from(f.rel_path.as_str()))))
+        .map(|f| Some((text_of(f).ok()?, rt.names().id(&f.rel_path))))
         .collect();
     parse_in_pieces(threads, &texts, strict, &rt.aliases)
         .into_iter()
@@ -84,15 +88,16 @@ pub(crate) fn compile_yaml_file(
         return Ok(Compiled::Plain(plain_yaml(ds)));
     }
     let name: Arc<str> = Arc::from(file.rel_path.as_str());
+    let id = rt.names().id(&name);
     if needs_no_evaluation(&ds) {
         rt.number_template();
         let mut ds = ds;
         for d in &mut ds.docs {
-            d.meta.annotations = document_annotations(d, &name).into();
+            d.meta.annotations = document_annotations(d, id).into();
         }
         return Ok(Compiled::Plain(plain_yaml(ds)));
     }
-    let compiled = compile_yaml(rt.next_id(), name, &text_of(file)?, &ds, opts)
+    let compiled = compile_yaml(rt.next_id(), name, id, &text_of(file)?, &ds, opts)
         .map_err(|e| compile_error(&file.rel_path, e, false))?;
     Ok(Compiled::Template(rt.register(compiled, true)))
 }
@@ -116,8 +121,10 @@ pub(crate) fn compile_file(
     opts: CompileOptions,
     strict: bool,
 ) -> anyhow::Result<Compiled> {
-    let text = |file| -> anyhow::Result<(Cow<'_, str>, Arc<str>)> {
-        Ok((text_of(file)?, Arc::from(file.rel_path.as_str())))
+    let text = || -> anyhow::Result<(Cow<'_, str>, Arc<str>, FileId)> {
+        let name: Arc<str> = Arc::from(file.rel_path.as_str());
+        let id = rt.names().id(&name);
+        Ok((text_of(file)?, name, id))
     };
     let compiled = match file.kind {
         FileKind::YamlTemplate | FileKind::YamlPlain => {
@@ -125,12 +132,12 @@ pub(crate) fn compile_file(
             return compile_yaml_file(rt, file, ds, opts);
         }
         FileKind::TextTemplate | FileKind::TextPlain => {
-            let (src, name) = text(file)?;
-            compile_text(rt.next_id(), name, &src)
+            let (src, name, id) = text()?;
+            compile_text(rt.next_id(), name, id, &src)
         }
         FileKind::Starlark | FileKind::Data => {
-            let (src, name) = text(file)?;
-            compile_starlark(rt.next_id(), name, &src)
+            let (src, name, id) = text()?;
+            compile_starlark(rt.next_id(), name, id, &src)
         }
     }
     .map_err(|e| {

@@ -16,7 +16,7 @@ use starlark_derive::starlark_value;
 use super::library::Library;
 use crate::eval::convert::from_node_struct;
 use crate::eval::ystruct::YttStruct;
-use crate::yaml::Node;
+use crate::yaml::{FileNames, Node};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum DataFnKind {
@@ -123,13 +123,17 @@ impl<'v> StarlarkValue<'v> for DataFn {
 
 /// Converts a library's data values to Starlark, once: every `@ytt:data` module of the
 /// library shares the (frozen) result.
-pub fn frozen_values(values: &Node, null_is_none: bool) -> anyhow::Result<OwnedFrozenValue> {
+pub fn frozen_values(
+    names: &FileNames,
+    values: &Node,
+    null_is_none: bool,
+) -> anyhow::Result<OwnedFrozenValue> {
     let module = Module::with_temp_heap(|module| {
         let heap = module.heap();
         let v = match values {
             Node::Null if null_is_none => Value::new_none(),
             Node::Null => heap.alloc(YttStruct::new(SmallMap::new())),
-            v => from_node_struct(heap, v)?,
+            v => from_node_struct(heap, names, v)?,
         };
         module.set("values", v);
         module

@@ -80,8 +80,9 @@ impl ValuesStage {
             return Ok(());
         }
         let messages = crate::eval::runtime::messages_of(eval);
+        let names = crate::eval::runtime::names_of(eval);
         crate::validations::validate_values(&self.values, self.doc_meta.as_ref(), eval)?
-            .finish(&messages)
+            .finish(&names, &messages)
     }
 }
 
@@ -198,7 +199,7 @@ pub fn library_values(
                     Some((refs, text)) => child_envelopes.push(Envelope::new(
                         refs,
                         text,
-                        doc.meta.pos.describe(),
+                        rt.describe(&doc.meta.pos),
                         Payload::Schema {
                             value: doc.value,
                             meta: doc.meta,
@@ -244,7 +245,7 @@ pub fn library_values(
                     child_envelopes.push(Envelope::new(
                         refs,
                         text,
-                        doc.meta.pos.describe(),
+                        rt.describe(&doc.meta.pos),
                         Payload::Doc {
                             value: doc.value,
                             meta: doc.meta,

@@ -328,7 +328,7 @@ fn library_methods(builder: &mut MethodsBuilder) {
         let stage = h.values(rt, eval, "data_values", h.settings)?;
         match stage.values {
             Node::Null => Ok(eval.heap().alloc(YttStruct::new(SmallMap::new()))),
-            v => from_node_struct(eval.heap(), &v),
+            v => from_node_struct(eval.heap(), rt.names(), &v),
         }
     }
 

@@ -104,7 +104,7 @@ impl<'a> LibraryEval<'a> {
                 }
                 if self.frozen_values.borrow().is_none() {
                     let values = self.values.take();
-                    let values = frozen_values(&values, self.null_values_are_none)?;
+                    let values = frozen_values(self.rt.names(), &values, self.null_values_are_none)?;
                     *self.frozen_values.borrow_mut() = Some(values);
                 }
                 let values = self.frozen_values.borrow();

@@ -15,9 +15,10 @@ use std::sync::Arc;
 use crate::eval::runtime::Runtime;
 use crate::files::InputFile;
 use crate::schema::export::SchemaExport;
+use crate::schema::Sources;
 use crate::template::CompileOptions;
 use crate::yaml::parser::AliasBudget;
-use crate::yaml::{DocSet, Node};
+use crate::yaml::{DocSet, FileNames, Node};
 use execution::{LibraryInputs, Settings};
 use library::Library;
 pub use values::CliValues;
@@ -33,6 +34,10 @@ pub struct RenderOptions {
     pub data_values: Vec<CliValues>,
     /// The run's alias-expansion budget (shared with the command line's YAML).
     pub aliases: AliasBudget,
+    /// The run's file names: what the file ids of positions stand for. Data values
+    /// parsed before the run (`data_values`) are positioned in this table; every file of
+    /// the run is added to it. A fresh table by default: runs share nothing.
+    pub names: FileNames,
     /// `--data-values-inspect`: stop after computing the data values.
     pub data_values_inspect: bool,
     /// `--data-values-schema-inspect`: stop after computing the root library's schema
@@ -59,6 +64,8 @@ pub struct Rendered {
     /// The root library's schema with its rules, when it was asked for
     /// (`--data-values-schema-inspect`); nothing else is rendered then.
     pub schema: Option<SchemaExport>,
+    /// The run's file names, for the positions of what it produced (`-o pos`).
+    pub names: FileNames,
 }
 
 #[derive(Debug)]
@@ -119,6 +126,7 @@ pub fn render_on_this_thread(
 ) -> anyhow::Result<Rendered> {
     let files: Vec<Arc<InputFile>> = files.into_iter().map(Arc::new).collect();
     let mut rt = Runtime::new();
+    rt.sources = Sources::new(opts.names.clone());
     rt.aliases = opts.aliases.clone();
     rt.messages = opts.messages.clone();
     rt.gc.held = opts.held_bytes;
@@ -148,23 +156,23 @@ pub fn render_on_this_thread(
             SchemaExport::resolve(stage.schema.as_ref(), eval)
         })?;
         return Ok(Rendered {
-            outputs: Vec::new(),
-            data_values: None,
             schema: Some(schema),
+            names: opts.names,
+            ..Rendered::default()
         });
     }
     if opts.data_values_inspect {
         return Ok(Rendered {
-            outputs: Vec::new(),
             data_values: Some(stage.values),
-            schema: None,
+            names: opts.names,
+            ..Rendered::default()
         });
     }
     let outputs = execution::library_outputs(&rt, &library, stage, settings)?;
     Ok(Rendered {
         outputs,
-        data_values: None,
-        schema: None,
+        names: opts.names,
+        ..Rendered::default()
     })
 }
 

@@ -6,7 +6,7 @@ use anyhow::{anyhow, bail};
 
 use crate::overlay::OverlayError;
 use crate::template::annotations::annotations_of;
-use crate::yaml::{Doc, DocSet, Map, MapItem, Meta, Node, Pos};
+use crate::yaml::{Doc, DocSet, FileNames, Map, MapItem, Meta, Node, Pos};
 
 pub const DATA_VALUES: &str = "data/values";
 pub const DATA_VALUES_SCHEMA: &str = "data/values-schema";
@@ -145,18 +145,21 @@ pub fn merge_plain(left: &mut Node, right: Node) {
 
 /// Sets the value at `path`, creating maps on the way (`-v a.b.c=x`). The flag is an
 /// overlay of a document of nested maps on the flag's line: a key on the way whose value
-/// is not a map is reported as that overlay's mismatch.
-pub fn set_path(left: &mut Node, path: &[String], value: Node, source: &str) -> anyhow::Result<()> {
-    let pos = Pos::new(&Arc::from(source), 1);
+/// is not a map is reported as that overlay's mismatch. `source` names the flag among
+/// the run's file `names`.
+pub fn set_path(
+    names: &FileNames,
+    left: &mut Node,
+    path: &[String],
+    value: Node,
+    source: &str,
+) -> anyhow::Result<()> {
+    let pos = names.pos(source, 1);
+    let at = names.describe(&pos);
     let mut value = value;
     position_all(&mut value, &pos);
-    set_path_at(left, path, value, &pos).map_err(|e| {
-        anyhow!(
-            "{}",
-            e.within(format!("Document on line {}", pos.describe()))
-                .indented(0)
-        )
-    })
+    set_path_at(left, path, value, &pos, &at)
+        .map_err(|e| anyhow!("{}", e.within(format!("Document on line {at}")).indented(0)))
 }
 
 fn set_path_at(
@@ -164,6 +167,7 @@ fn set_path_at(
     path: &[String],
     value: Node,
     pos: &Pos,
+    at: &str,
 ) -> Result<(), OverlayError> {
     let Some((first, rest)) = path.split_first() else {
         *left = value;
@@ -179,20 +183,15 @@ fn set_path_at(
         )));
     };
     let key = Node::Str(first.into());
-    let within = |e: OverlayError| {
-        e.within(format!(
-            "Map item (key '{first}') on line {}",
-            pos.describe()
-        ))
-    };
+    let within = |e: OverlayError| e.within(format!("Map item (key '{first}') on line {at}"));
     if let Some(item) = m.items.iter_mut().find(|i| i.key.value_eq(&key)) {
         if rest.is_empty() {
             item.meta.pos = pos.clone();
         }
-        return set_path_at(&mut item.value, rest, value, pos).map_err(within);
+        return set_path_at(&mut item.value, rest, value, pos, at).map_err(within);
     }
     let mut child = Node::Null;
-    set_path_at(&mut child, rest, value, pos).map_err(within)?;
+    set_path_at(&mut child, rest, value, pos, at).map_err(within)?;
     m.items.push(MapItem {
         key,
         value: child,
@@ -241,7 +240,8 @@ pub fn apply_cli(
             value,
             source,
             ..
-        } => set_path(values, &path, value, &source).map_err(|e| anyhow!("{e:#}"))?,
+        } => set_path(sources.names(), values, &path, value, &source)
+            .map_err(|e| anyhow!("{e:#}"))?,
     }
     Ok(())
 }
@@ -291,8 +291,10 @@ mod tests {
 
     #[test]
     fn set_path_creates_maps() {
+        let names = FileNames::default();
         let mut v = Node::Null;
         set_path(
+            &names,
             &mut v,
             &["a".into(), "b".into()],
             Node::Str("x".into()),
@@ -304,8 +306,9 @@ mod tests {
         let Node::Map(m) = &v else {
             panic!("not a map")
         };
-        assert_eq!(m.items[0].meta.pos.describe(), "t:1");
+        assert_eq!(names.describe(&m.items[0].meta.pos), "t:1");
         assert!(set_path(
+            &names,
             &mut v,
             &["a".into(), "b".into(), "c".into()],
             Node::Null,
@@ -316,8 +319,10 @@ mod tests {
 
     #[test]
     fn set_path_repositions_the_leaf() {
+        let names = FileNames::default();
         let mut v = map(&[("a", Node::Int(1.into()))]);
         set_path(
+            &names,
             &mut v,
             &["a".into()],
             Node::Int(2.into()),
@@ -328,6 +333,6 @@ mod tests {
             panic!("not a map")
         };
         assert_eq!(m.items[0].value, Node::Int(2.into()));
-        assert_eq!(m.items[0].meta.pos.describe(), "(data-value arg):1");
+        assert_eq!(names.describe(&m.items[0].meta.pos), "(data-value arg):1");
     }
 }

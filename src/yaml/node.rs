@@ -2,17 +2,28 @@
 //! evaluated output documents and data values. Items (documents, map items, array items)
 //! carry metadata: where they came from and the comments attached to them.
 
-use std::cell::Cell;
 use std::fmt;
 use std::sync::{Arc, Mutex};
 
 pub use thin_vec::ThinVec;
 
-/// A file name, interned. Every item carries a position: an id instead of a shared
-/// string makes each item 16 bytes smaller and copying a position free of atomic
-/// reference counting (measured on bench/fleet and bench/overlays).
+/// A file name, interned in the run's [`FileNames`]. Every item carries a position: an id
+/// instead of a shared string makes each item 16 bytes smaller and copying a position
+/// free of atomic reference counting (measured on bench/fleet and bench/overlays).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct FileId(u32);
+
+impl FileId {
+    pub fn is_none(self) -> bool {
+        self.0 == 0
+    }
+}
+
+/// The file names of one run: what a [`FileId`] stands for. A run makes its own table
+/// (runs share nothing), gives every file its id before parsing it (the parser copies the
+/// id into each position), and reports name positions through it. Clones share the table.
+#[derive(Clone, Default)]
+pub struct FileNames(Arc<Mutex<Names>>);
 
 /// The interned names; id `n` is `names[n - 1]` (0: no file).
 #[derive(Default)]
@@ -21,51 +32,53 @@ struct Names {
     ids: std::collections::HashMap<Arc<str>, u32>,
 }
 
-static NAMES: Mutex<Option<Names>> = Mutex::new(None);
-
-thread_local! {
-    /// The last name interned on this thread, by address: the parser asks for the same
-    /// `Arc` once per node. Only addresses of names held by `NAMES` are cached (they are
-    /// never freed, so an address cannot be reused for another name).
-    static LAST: Cell<(usize, u32)> = const { Cell::new((0, 0)) };
-}
-
-impl FileId {
-    pub fn of(name: &Arc<str>) -> FileId {
-        let addr = Arc::as_ptr(name) as *const u8 as usize;
-        let (last_addr, last_id) = LAST.get();
-        if last_addr == addr && last_id != 0 {
-            return FileId(last_id);
+impl FileNames {
+    /// The id of file `name`, the same for every call with an equal name.
+    pub fn id(&self, name: &str) -> FileId {
+        let mut t = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&id) = t.ids.get(name) {
+            return FileId(id);
         }
-        let mut guard = NAMES.lock().unwrap_or_else(|e| e.into_inner());
-        let table = guard.get_or_insert_with(Names::default);
-        let id = match table.ids.get(name) {
-            Some(&id) => id,
-            None => {
-                table.names.push(name.clone());
-                let id = table.names.len() as u32;
-                table.ids.insert(name.clone(), id);
-                id
-            }
-        };
-        if Arc::ptr_eq(&table.names[id as usize - 1], name) {
-            LAST.set((addr, id));
-        }
+        let name: Arc<str> = Arc::from(name);
+        t.names.push(name.clone());
+        let id = t.names.len() as u32;
+        t.ids.insert(name, id);
         FileId(id)
     }
 
-    pub fn is_none(self) -> bool {
-        self.0 == 0
+    /// The name of file `id`: none for [`FileId::default`] or an id of another table.
+    pub fn name(&self, id: FileId) -> Option<Arc<str>> {
+        let i = (id.0 as usize).checked_sub(1)?;
+        let t = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        t.names.get(i).cloned()
     }
 
-    pub fn name(self) -> Option<Arc<str>> {
-        if self.0 == 0 {
-            return None;
+    /// A position with its file's name.
+    pub fn locate(&self, pos: &Pos) -> Location {
+        Location {
+            file: self.name(pos.file),
+            line: pos.line,
         }
-        let guard = NAMES.lock().unwrap_or_else(|e| e.into_inner());
-        guard
-            .as_ref()
-            .and_then(|t| t.names.get(self.0 as usize - 1).cloned())
+    }
+
+    /// A position as reports print it (see [`Location`]'s `Display`).
+    pub fn describe(&self, pos: &Pos) -> String {
+        self.locate(pos).to_string()
+    }
+
+    /// A position on line `line` of file `name`.
+    pub fn pos(&self, name: &str, line: u32) -> Pos {
+        Pos {
+            file: self.id(name),
+            line,
+        }
+    }
+}
+
+impl fmt::Debug for FileNames {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let t = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        f.debug_list().entries(t.names.iter()).finish()
     }
 }
 
@@ -129,11 +142,8 @@ pub struct Pos {
 }
 
 impl Pos {
-    pub fn new(file: &Arc<str>, line: u32) -> Self {
-        Pos {
-            file: FileId::of(file),
-            line,
-        }
+    pub fn new(file: FileId, line: u32) -> Self {
+        Pos { file, line }
     }
 
     pub fn unknown() -> Self {
@@ -143,13 +153,24 @@ impl Pos {
     pub fn is_known(&self) -> bool {
         !self.file.is_none() && self.line > 0
     }
+}
 
-    /// `file.yml:12`, as printed in reports.
-    pub fn describe(&self) -> String {
-        match self.file.name() {
-            Some(f) if self.line > 0 => format!("{f}:{}", self.line),
-            Some(f) => f.to_string(),
-            None => "(unknown)".to_owned(),
+/// A position resolved against its run's file names: what outlives the run (a schema
+/// export, a report) holds. Displays as reports print positions: `file.yml:12`, the bare
+/// name for line 0, `(unknown)` for no file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Location {
+    pub file: Option<Arc<str>>,
+    /// 1-based; 0: the file as a whole.
+    pub line: u32,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.file {
+            Some(name) if self.line > 0 => write!(f, "{name}:{}", self.line),
+            Some(name) => f.write_str(name),
+            None => f.write_str("(unknown)"),
         }
     }
 }
@@ -454,18 +475,29 @@ mod tests {
     use super::*;
 
     #[test]
-    fn file_ids_are_interned_by_name() {
-        let a: Arc<str> = Arc::from("node-test-a.yml");
-        let a2: Arc<str> = Arc::from("node-test-a.yml");
-        let b: Arc<str> = Arc::from("node-test-b.yml");
-        let (ia, ib) = (FileId::of(&a), FileId::of(&b));
-        assert_eq!(FileId::of(&a2), ia, "same name, another allocation");
-        assert_eq!(FileId::of(&a), ia, "cached address");
-        assert_ne!(ia, ib);
-        assert_eq!(ia.name().as_deref(), Some("node-test-a.yml"));
-        assert_eq!(ib.name().as_deref(), Some("node-test-b.yml"));
-        assert!(FileId::default().is_none() && FileId::default().name().is_none());
-        assert_eq!(Pos::new(&a2, 3).describe(), "node-test-a.yml:3");
-        assert_eq!(Pos::unknown().describe(), "(unknown)");
+    fn file_ids_are_interned_by_name_in_their_own_table() {
+        let names = FileNames::default();
+        let (a, b) = (names.id("node-test-a.yml"), names.id("node-test-b.yml"));
+        assert_eq!(names.id(&String::from("node-test-a.yml")), a);
+        assert_ne!(a, b);
+        assert_eq!(names.name(a).as_deref(), Some("node-test-a.yml"));
+        assert_eq!(names.name(b).as_deref(), Some("node-test-b.yml"));
+        assert!(FileId::default().is_none() && names.name(FileId::default()).is_none());
+        assert_eq!(names.describe(&Pos::new(a, 3)), "node-test-a.yml:3");
+        assert_eq!(names.describe(&Pos::new(a, 0)), "node-test-a.yml");
+        assert_eq!(names.describe(&Pos::unknown()), "(unknown)");
+        // another run's table knows nothing of these ids, and numbers its own
+        let other = FileNames::default();
+        assert!(other.name(b).is_none());
+        assert_eq!(other.describe(&Pos::new(b, 1)), "(unknown)");
+        assert_eq!(
+            other.id("node-test-b.yml"),
+            a,
+            "ids count from 1 in every table"
+        );
+        // clones share the table
+        let shared = names.clone();
+        let c = shared.id("node-test-c.yml");
+        assert_eq!(names.name(c).as_deref(), Some("node-test-c.yml"));
     }
 }

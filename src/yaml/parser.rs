@@ -23,7 +23,7 @@ use saphyr_parser::{Event, Marker, Parser, ScalarStyle, ScanError, Span, StrInpu
 use self::errors::{alias_name_at, check_characters, map_scan_error, Failure, Place};
 use super::block_scanner::{BlockScanner, Unsupported};
 use super::node::{
-    Array, ArrayItem, Comment, Doc, DocSet, Map, MapItem, Meta, Node, Pos, Str, ThinVec,
+    Array, ArrayItem, Comment, Doc, DocSet, FileId, Map, MapItem, Meta, Node, Pos, Str, ThinVec,
 };
 use super::scalar::{
     core_tag, resolve_plain_owned, resolve_plain_strict, resolve_tagged, strict_error_message,
@@ -114,7 +114,7 @@ const MAX_ALIAS_NODES: usize = 5_000_000;
 pub(super) const MAX_PATCHES: usize = 32;
 
 /// Parse a YAML stream (all documents of one file).
-pub fn parse(src: &str, file: &Arc<str>, opts: &ParseOptions) -> Result<DocSet, YamlError> {
+pub fn parse(src: &str, file: FileId, opts: &ParseOptions) -> Result<DocSet, YamlError> {
     parse_counted(src, file, opts).map(|p| p.ds)
 }
 
@@ -129,7 +129,7 @@ pub(super) struct Parsed {
 
 pub(super) fn parse_counted(
     src: &str,
-    file: &Arc<str>,
+    file: FileId,
     opts: &ParseOptions,
 ) -> Result<Parsed, YamlError> {
     check_characters(src)?;
@@ -602,8 +602,8 @@ struct Shape {
     start: usize,
 }
 
-struct Builder<'a> {
-    file: &'a Arc<str>,
+struct Builder {
+    file: FileId,
     stack: Vec<Frame>,
     docs: Vec<Doc>,
     /// anchor id → (comment-free copy, node count)
@@ -619,8 +619,8 @@ struct Builder<'a> {
     deepest: usize,
 }
 
-impl<'a> Builder<'a> {
-    fn new(file: &'a Arc<str>, alias_budget: usize) -> Self {
+impl Builder {
+    fn new(file: FileId, alias_budget: usize) -> Self {
         Builder {
             file,
             stack: Vec::with_capacity(16),
@@ -1155,7 +1155,7 @@ impl<'a> EventSource<'a> for BlockScanner<'a> {
 fn parse_once<'a>(
     mut events: impl EventSource<'a>,
     text: &str,
-    file: &Arc<str>,
+    file: FileId,
     opts: &ParseOptions,
 ) -> Result<Parsed, Failure> {
     let mut scan = LineScanner::new(text);

@@ -34,12 +34,10 @@
 //! directives (they belong to the next document), a byte order mark, a lone carriage
 //! return or a Unicode line break (saphyr counts them as lines, `\n` counting does not).
 
-use std::ops::Range;
-use std::sync::Arc;
-
 use std::borrow::Cow;
+use std::ops::Range;
 
-use super::node::{Array, Doc, DocSet, Meta, Node, ThinVec};
+use super::node::{Array, Doc, DocSet, FileId, Meta, Node, ThinVec};
 use super::parser::{
     parse, parse_counted, AliasBudget, ParseOptions, YamlError, MAX_DEPTH, MAX_PATCHES,
 };
@@ -211,7 +209,7 @@ fn plain_lines(src: &str) -> bool {
 pub fn parse_piece(
     src: &str,
     cut: &Cut,
-    file: &Arc<str>,
+    file: FileId,
     opts: &ParseOptions,
 ) -> Result<Piece, YamlError> {
     let b = src.as_bytes();
@@ -309,10 +307,10 @@ pub fn join(pieces: Vec<Piece>) -> Option<DocSet> {
 
 /// Parses one text as [`parse`] does, in pieces on every core when it is large (a data
 /// values file given on the command line).
-pub fn parse_text(src: &str, file: &Arc<str>, opts: &ParseOptions) -> Result<DocSet, YamlError> {
+pub fn parse_text(src: &str, file: FileId, opts: &ParseOptions) -> Result<DocSet, YamlError> {
     let threads = cores_for(src.len());
     if threads >= 2 {
-        let texts = [Some((Cow::Borrowed(src), file.clone()))];
+        let texts = [Some((Cow::Borrowed(src), file))];
         if let Some(Some(ds)) = parse_in_pieces(threads, &texts, opts.strict, &opts.aliases).pop() {
             return Ok(ds);
         }
@@ -335,7 +333,7 @@ pub(crate) fn cores_for(bytes: usize) -> usize {
 /// (a budget of their own each) not fitting in `budget`, spent in the order of the texts.
 pub(crate) fn parse_in_pieces(
     threads: usize,
-    texts: &[Option<(Cow<'_, str>, Arc<str>)>],
+    texts: &[Option<(Cow<'_, str>, FileId)>],
     strict: bool,
     budget: &AliasBudget,
 ) -> Vec<Option<DocSet>> {
@@ -363,7 +361,7 @@ pub(crate) fn parse_in_pieces(
                 strict,
                 aliases: AliasBudget::default(),
             };
-            let piece = parse_piece(src, piece, name, &opts).ok()?;
+            let piece = parse_piece(src, piece, *name, &opts).ok()?;
             Some((piece, opts.aliases.spent()))
         },
     );

@@ -1,11 +1,10 @@
-use std::sync::Arc;
-
 use super::*;
 use crate::yaml::parser::parse;
 use crate::yaml::test_support::{corpus_yaml_files, Lcg};
 
-fn name() -> Arc<str> {
-    Arc::from("pieces.yml")
+/// The file of every position here (no run: a table of its own).
+fn name() -> FileId {
+    crate::yaml::FileNames::default().id("pieces.yml")
 }
 
 /// The join of `src` cut before every document start it may be cut at (`None` when a
@@ -16,7 +15,7 @@ fn piecewise(src: &str) -> (usize, Option<DocSet>) {
     let n = cuts.len();
     let pieces: Result<Vec<Piece>, _> = cuts
         .iter()
-        .map(|c| parse_piece(src, c, &name(), &opts))
+        .map(|c| parse_piece(src, c, name(), &opts))
         .collect();
     (n, pieces.ok().and_then(join))
 }
@@ -27,7 +26,7 @@ fn agrees(src: &str) -> bool {
     let Some(joined) = joined else {
         return false;
     };
-    match parse(src, &name(), &ParseOptions::default()) {
+    match parse(src, name(), &ParseOptions::default()) {
         Ok(whole) => assert_eq!(
             format!("{joined:?}"),
             format!("{whole:?}"),
@@ -80,7 +79,7 @@ fn pieces_refuse_what_only_one_parse_can_decide() {
     // a root block scalar at indentation 0 takes the `---` line in (one document)
     let src = "--- |\nx\n---\nb: 1\n";
     assert_eq!(
-        parse(src, &name(), &ParseOptions::default())
+        parse(src, name(), &ParseOptions::default())
             .unwrap()
             .docs
             .len(),
@@ -265,7 +264,7 @@ fn lists_are_not_cut_where_one_parse_decides_otherwise() {
     assert!(agrees(src));
     // items of a list at column 0 after a list indented under its key: one parse fails
     let src = "a:\n  - x\n- y\n- z\n";
-    assert!(parse(src, &name(), &ParseOptions::default()).is_err());
+    assert!(parse(src, name(), &ParseOptions::default()).is_err());
     assert_eq!(piecewise(src).1, None);
     // a list inside a root block scalar, inside a quoted scalar, in a flow collection
     for src in [
@@ -285,7 +284,7 @@ fn an_item_nesting_to_the_limit_is_parsed_with_its_document() {
     // the piece nests one level less than the whole text: at the limit, refused
     let item = |depth: usize| format!("{}x", "- ".repeat(depth));
     let at_limit = format!("k:\n- 1\n- {}\n", item(MAX_DEPTH - 1));
-    assert!(parse(&at_limit, &name(), &ParseOptions::default()).is_err());
+    assert!(parse(&at_limit, name(), &ParseOptions::default()).is_err());
     assert_eq!(piecewise(&at_limit), (2, None));
     assert!(agrees(&format!("k:\n- 1\n- {}\n", item(MAX_DEPTH - 2))));
 }

@@ -11,18 +11,20 @@ use super::options::DataValuesOptions;
 use crate::files::{self, SourceOptions};
 use ytt::workspace::CliValues;
 use ytt::yaml::parser::{parse, ParseOptions};
-use ytt::yaml::Node;
+use ytt::yaml::{FileNames, Node};
 
 /// The data values of the command line. Files are read under the rules of every input
 /// (`files::read_input`: the symlink policy of `sources`, regular files and pipes only).
+/// Values parsed from YAML are positioned in the run's file `names`.
 pub fn cli_values(
     opts: &DataValuesOptions,
     yaml: &ParseOptions,
+    names: &FileNames,
     sources: &SourceOptions,
 ) -> Result<Vec<CliValues>> {
     let mut out = Vec::new();
     for f in &opts.files {
-        out.extend(values_file(f, yaml, sources).map_err(|e| {
+        out.extend(values_file(f, yaml, names, sources).map_err(|e| {
             anyhow!(
                 "Extracting data value from file:\n{}",
                 indent(&format!("{e:#}"), 2)
@@ -30,10 +32,10 @@ pub fn cli_values(
         })?);
     }
     for p in &opts.env_prefixes {
-        out.extend(env_values(p, false, yaml)?);
+        out.extend(env_values(p, false, yaml, names)?);
     }
     for p in &opts.env_yaml_prefixes {
-        out.extend(env_values(p, true, yaml)?);
+        out.extend(env_values(p, true, yaml, names)?);
     }
     for kv in &opts.kv_strings {
         let (library, path, value) = split_kv(kv)?;
@@ -47,7 +49,7 @@ pub fn cli_values(
     }
     for kv in &opts.kv_yamls {
         let (library, path, value) = split_kv(kv)?;
-        let value = yaml_value(value, "(data-value-yaml arg)", yaml).map_err(|e| {
+        let value = yaml_value(value, "(data-value-yaml arg)", yaml, names).map_err(|e| {
             anyhow!(
                 "Extracting data value from KV:\n  Deserializing value for key '{}':\n{}",
                 path.join("."),
@@ -112,9 +114,8 @@ fn split_kv(kv: &str) -> Result<(Option<String>, Vec<String>, &str)> {
     Ok((library, key.split('.').map(str::to_owned).collect(), value))
 }
 
-fn yaml_value(text: &str, source: &str, yaml: &ParseOptions) -> Result<Node> {
-    let name: Arc<str> = Arc::from(source);
-    let ds = parse(text, &name, yaml).map_err(|e| anyhow!("{e}"))?;
+fn yaml_value(text: &str, source: &str, yaml: &ParseOptions, names: &FileNames) -> Result<Node> {
+    let ds = parse(text, names.id(source), yaml).map_err(|e| anyhow!("{e}"))?;
     Ok(ds
         .docs
         .into_iter()
@@ -132,7 +133,12 @@ fn read_path(path: &str, sources: &SourceOptions) -> Result<Vec<u8>> {
 
 /// `--data-values-file [@lib:]path`: a YAML file, a directory of them (other files are
 /// skipped), or `-`.
-fn values_file(spec: &str, yaml: &ParseOptions, sources: &SourceOptions) -> Result<Vec<CliValues>> {
+fn values_file(
+    spec: &str,
+    yaml: &ParseOptions,
+    names: &FileNames,
+    sources: &SourceOptions,
+) -> Result<Vec<CliValues>> {
     let (library, path) = split_library(spec)?;
     // (name, content)
     let mut inputs: Vec<(String, Vec<u8>)> = Vec::new();
@@ -164,8 +170,7 @@ fn values_file(spec: &str, yaml: &ParseOptions, sources: &SourceOptions) -> Resu
             .map_or(name.clone(), |n| n.to_string_lossy().into_owned());
         let text = String::from_utf8(bytes)
             .map_err(|_| anyhow!("Reading data values file '{display}': not valid UTF-8"))?;
-        let file: Arc<str> = Arc::from(display.as_str());
-        let ds = ytt::yaml::pieces::parse_text(&text, &file, yaml)
+        let ds = ytt::yaml::pieces::parse_text(&text, names.id(&display), yaml)
             .map_err(|e| anyhow!("Unmarshaling YAML data values file '{display}': {e}"))?;
         if ytt::template::is_templated(&ds) {
             bail!(
@@ -199,7 +204,12 @@ fn plain(mut n: Node) -> Node {
 }
 
 /// `--data-values-env[-yaml] [@lib:]PREFIX`: variables `PREFIX_a__b=value`.
-fn env_values(spec: &str, as_yaml: bool, yaml: &ParseOptions) -> Result<Vec<CliValues>> {
+fn env_values(
+    spec: &str,
+    as_yaml: bool,
+    yaml: &ParseOptions,
+    names: &FileNames,
+) -> Result<Vec<CliValues>> {
     let (library, prefix) = split_library(spec)?;
     let source = if as_yaml {
         "(data-values-env-yaml arg)"
@@ -227,7 +237,7 @@ fn env_values(spec: &str, as_yaml: bool, yaml: &ParseOptions) -> Result<Vec<CliV
     for (key, value) in vars {
         let line = format!("{prefix}_{key}={value}");
         let value = if as_yaml {
-            yaml_value(&value, source, yaml)?
+            yaml_value(&value, source, yaml, names)?
         } else {
             Node::Str(value.into())
         };

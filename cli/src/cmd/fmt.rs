@@ -26,7 +26,7 @@ pub fn run(flags: &FmtFlags) -> Result<()> {
         let text = std::str::from_utf8(&f.data)
             .map_err(|_| anyhow!("File '{}' is not valid UTF-8", f.rel_path))?;
         let text = ytt::bytestr::decode_str(text);
-        let formatted = ytt::fmt::format_text(&text, &f.rel_path, &opts)
+        let formatted = ytt::fmt::format_text(&text, &opts)
             .map_err(|e| anyhow!("Unmarshaling YAML template '{}': {e}", f.rel_path))?;
         out.push_str(&formatted);
     }

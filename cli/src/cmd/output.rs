@@ -11,14 +11,21 @@ use super::options::{OutputFormat, OutputOptions};
 use crate::files::outdir::OutputDirectory;
 use ytt::files::bulk::bulk_out_json;
 use ytt::workspace::{OutputContent, OutputFile};
-use ytt::yaml::{emit, Doc, DocSet, Meta};
+use ytt::yaml::{emit, Doc, DocSet, FileNames, Meta};
 
 /// The warning printed to stderr when text outputs exist but output goes to stdout.
 pub const NON_YAML_WARNING: &str = "\nWarning: Found Non-YAML templates in input. Non-YAML templates are not rendered to standard output.\nIf you want to include those results, use the --output-files or --dangerous-emptied-output-directory flag.\n";
 
-/// What a run produced, ready to be written.
+/// What a run produced, ready to be written, and the run's file names (`-o pos` shows
+/// where each node came from).
+#[derive(Debug, Default)]
+pub struct RunOutput {
+    produced: Produced,
+    names: FileNames,
+}
+
 #[derive(Debug)]
-pub enum RunOutput {
+enum Produced {
     /// Rendered output files: stdout gets every YAML output's documents, in order; output
     /// directories and `--bulk-out` get the files.
     Files(Vec<OutputFile>),
@@ -26,37 +33,43 @@ pub enum RunOutput {
     Docs(DocSet),
 }
 
-impl Default for RunOutput {
+impl Default for Produced {
     fn default() -> Self {
-        RunOutput::Files(Vec::new())
+        Produced::Files(Vec::new())
     }
 }
 
 impl RunOutput {
-    pub fn from_files(files: Vec<OutputFile>) -> RunOutput {
-        RunOutput::Files(files)
+    pub fn from_files(files: Vec<OutputFile>, names: FileNames) -> RunOutput {
+        RunOutput {
+            produced: Produced::Files(files),
+            names,
+        }
     }
 
-    pub fn from_docs(docs: Vec<Doc>) -> RunOutput {
-        RunOutput::Docs(DocSet {
-            docs,
-            meta: Meta::default(),
-        })
+    pub fn from_docs(docs: Vec<Doc>, names: FileNames) -> RunOutput {
+        RunOutput {
+            produced: Produced::Docs(DocSet {
+                docs,
+                meta: Meta::default(),
+            }),
+            names,
+        }
     }
 
     fn files(&self) -> &[OutputFile] {
-        match self {
-            RunOutput::Files(f) => f,
-            RunOutput::Docs(_) => &[],
+        match &self.produced {
+            Produced::Files(f) => f,
+            Produced::Docs(_) => &[],
         }
     }
 
     /// The stdout documents (moved out of the files), and whether text outputs were left
     /// out.
     fn into_stdout_docs(self) -> (DocSet, bool) {
-        match self {
-            RunOutput::Docs(ds) => (ds, false),
-            RunOutput::Files(files) => {
+        match self.produced {
+            Produced::Docs(ds) => (ds, false),
+            Produced::Files(files) => {
                 let mut docs = DocSet::default();
                 let mut has_text = false;
                 for f in files {
@@ -108,8 +121,9 @@ pub fn write(opts: &OutputOptions, out: RunOutput) -> Result<()> {
         return Ok(());
     }
 
+    let names = out.names.clone();
     let (docs, has_text) = out.into_stdout_docs();
-    write_stdout_parts(&emit(opts.format, &docs)?)?;
+    write_stdout_parts(&emit(opts.format, &docs, &names)?)?;
     if has_text {
         let mut err = std::io::stderr().lock();
         let _ = err.write_all(NON_YAML_WARNING.as_bytes());
@@ -154,14 +168,15 @@ pub fn write_stdout_parts(parts: &[impl AsRef<[u8]>]) -> Result<()> {
 }
 
 /// `ds` in `format`, in parts to be written one after the other: a large output is
-/// written on every core, a part per run of documents, and is not joined.
-pub fn emit(format: OutputFormat, ds: &DocSet) -> Result<Vec<String>> {
+/// written on every core, a part per run of documents, and is not joined. `names`: the
+/// file names of the run that made `ds`.
+pub fn emit(format: OutputFormat, ds: &DocSet, names: &FileNames) -> Result<Vec<String>> {
     Ok(match format {
         OutputFormat::Yaml => emit::yaml_texts(ds),
         OutputFormat::Json => emit::json_texts(ds).map_err(|e| anyhow!("{e}"))?,
         OutputFormat::Pos => {
             let mut out = String::new();
-            emit::pos_docset(ds, &mut out);
+            emit::pos_docset(ds, names, &mut out);
             vec![out]
         }
     })
@@ -208,10 +223,11 @@ mod tests {
             .map(|(n, _)| n)
             .collect();
         assert_eq!(names, ["t.txt", "a.yml", "b.yml"]);
-        let (docs, has_text) = RunOutput::from_files(files).into_stdout_docs();
+        let names = FileNames::default();
+        let (docs, has_text) = RunOutput::from_files(files, names.clone()).into_stdout_docs();
         assert!(has_text);
         assert_eq!(docs.docs.len(), 3);
-        let text = |f| emit(f, &docs).unwrap().concat();
+        let text = |f| emit(f, &docs, &names).unwrap().concat();
         assert_eq!(text(OutputFormat::Yaml), "1\n---\nx\n---\ntrue\n");
         assert_eq!(text(OutputFormat::Json), "1\"x\"true");
     }

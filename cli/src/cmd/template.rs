@@ -13,7 +13,7 @@ use ytt::files::{accessible_order, bulk, marks, InputFile, SourceFile};
 use ytt::schema::export;
 use ytt::workspace::{self, RenderOptions};
 use ytt::yaml::parser::ParseOptions;
-use ytt::yaml::{Array, ArrayItem, Doc, DocSet, Meta, Node};
+use ytt::yaml::{Array, ArrayItem, Doc, DocSet, FileNames, Meta, Node};
 
 pub fn run(opts: Options) -> Result<()> {
     let start = Instant::now();
@@ -58,8 +58,10 @@ fn evaluate(opts: &Options, sources: Vec<SourceFile>) -> Result<RunOutput> {
         strict: opts.strict,
         ..ParseOptions::default()
     };
+    // the run's file names: the data values parsed here are positioned in them
+    let names = FileNames::default();
     let data_values =
-        super::data_values::cli_values(&opts.data_values, &yaml, &opts.files.symlinks)?;
+        super::data_values::cli_values(&opts.data_values, &yaml, &names, &opts.files.symlinks)?;
     if inputs.is_empty() && !opts.data_values.inspect {
         // Nothing to evaluate: no output (as the reference).
         return Ok(RunOutput::default());
@@ -71,6 +73,7 @@ fn evaluate(opts: &Options, sources: Vec<SourceFile>) -> Result<RunOutput> {
         debug: opts.debug,
         data_values,
         aliases: yaml.aliases,
+        names,
         data_values_inspect: opts.data_values.inspect,
         schema_inspect: false,
         disable_values_validation: opts.data_values.disable_validation,
@@ -83,9 +86,9 @@ fn evaluate(opts: &Options, sources: Vec<SourceFile>) -> Result<RunOutput> {
         // no data values (null or an empty map) print nothing, like any empty document
         let doc = Doc::new(values, Meta::default());
         let docs = if doc.is_empty() { vec![] } else { vec![doc] };
-        return Ok(RunOutput::from_docs(docs));
+        return Ok(RunOutput::from_docs(docs, rendered.names));
     }
-    Ok(RunOutput::from_files(rendered.outputs))
+    Ok(RunOutput::from_files(rendered.outputs, rendered.names))
 }
 
 /// A run's `print()` output and warnings go to stderr as they happen, as the reference
@@ -105,6 +108,7 @@ fn schema_inspect(opts: &Options, inputs: Vec<InputFile>) -> Result<()> {
         strict: opts.strict,
         ..ParseOptions::default()
     };
+    let names = FileNames::default();
     let render_opts = RenderOptions {
         ignore_unknown_comments: opts.ignore_unknown_comments,
         implicit_map_key_overrides: opts.implicit_map_key_overrides,
@@ -113,9 +117,11 @@ fn schema_inspect(opts: &Options, inputs: Vec<InputFile>) -> Result<()> {
         data_values: super::data_values::cli_values(
             &opts.data_values,
             &yaml,
+            &names,
             &opts.files.symlinks,
         )?,
         aliases: yaml.aliases,
+        names,
         data_values_inspect: false,
         schema_inspect: true,
         disable_values_validation: true,
@@ -123,7 +129,8 @@ fn schema_inspect(opts: &Options, inputs: Vec<InputFile>) -> Result<()> {
         messages: stderr_messages(),
         held_bytes: Some(crate::memory::counted),
     };
-    let Some(schema) = workspace::render_on_this_thread(render_opts, inputs)?.schema else {
+    let rendered = workspace::render_on_this_thread(render_opts, inputs)?;
+    let Some(schema) = rendered.schema else {
         bail!("internal error: no schema was computed");
     };
     let (doc, warnings) = match opts.output.schema_type {
@@ -146,7 +153,7 @@ fn schema_inspect(opts: &Options, inputs: Vec<InputFile>) -> Result<()> {
         docs: vec![Doc::new(doc, Meta::default())],
         meta: Meta::default(),
     };
-    let parts = output::emit(opts.output.format, &docs)?;
+    let parts = output::emit(opts.output.format, &docs, &rendered.names)?;
     for w in warnings {
         eprintln!("{w}");
     }
@@ -163,8 +170,8 @@ fn files_inspect(inputs: &[InputFile]) -> RunOutput {
             meta: Meta::default(),
         })
         .collect();
-    RunOutput::from_docs(vec![Doc::new(
-        Node::Array(Array { items }),
-        Meta::default(),
-    )])
+    RunOutput::from_docs(
+        vec![Doc::new(Node::Array(Array { items }), Meta::default())],
+        FileNames::default(),
+    )
 }

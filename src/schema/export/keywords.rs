@@ -201,7 +201,7 @@ impl Builder {
     }
 
     fn left_out(&mut self, path: &str, r: &Rule) {
-        self.left_out_text(path, &r.desc, &r.by.describe());
+        self.left_out_text(path, &r.desc, &r.by.to_string());
     }
 
     fn left_out_text(&mut self, path: &str, what: &str, by: &str) {
@@ -400,7 +400,7 @@ impl Builder {
             if self.accepts(&node, value, 0) {
                 examples.push((desc, value));
             } else {
-                let by = f.pos.describe();
+                let by = f.pos.to_string();
                 self.left_out_text(
                     path,
                     &format!("example \"{desc}\" (it breaks the exported constraints)"),

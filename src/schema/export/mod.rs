@@ -17,11 +17,11 @@ use starlark::eval::Evaluator;
 
 use super::types::{Kind, Type, TypeDoc};
 use super::Schema;
-use crate::eval::runtime::runtime_of;
+use crate::eval::runtime::{names_of, runtime_of};
 use crate::validations::checks::Number;
 use crate::validations::formats::Format;
 use crate::validations::rules::{self, ArgView, RuleKind};
-use crate::yaml::{Annotation, Node, Pos};
+use crate::yaml::{Annotation, FileNames, Location, Node, Pos};
 
 /// Deepest schema nesting exported (a clear error beyond, never a stack overflow).
 const MAX_DEPTH: usize = 1_000;
@@ -41,7 +41,7 @@ pub struct Field {
     pub default: Node,
     pub doc: TypeDoc,
     /// Where the node is declared.
-    pub pos: Pos,
+    pub pos: Location,
     /// The node's rules, in the order they run.
     pub rules: Vec<Rule>,
 }
@@ -79,7 +79,7 @@ pub struct Rule {
     /// The `must be:` text.
     pub desc: String,
     /// Where the annotation was written.
-    pub by: Pos,
+    pub by: Location,
     /// Only checked `when=` a condition holds.
     pub conditional: bool,
     /// `warn=True`: a violation is only a warning.
@@ -119,15 +119,21 @@ impl SchemaExport {
     /// Reads `schema` (None: no schema) and the rules of its annotations, whose
     /// arguments `eval` resolves.
     pub fn resolve(schema: Option<&Schema>, eval: &mut Evaluator) -> anyhow::Result<SchemaExport> {
+        let names = names_of(eval);
         let root = match schema {
-            Some(s) => Some(field(&s.root, eval, 0)?),
+            Some(s) => Some(field(&s.root, &names, eval, 0)?),
             None => None,
         };
         Ok(SchemaExport { root })
     }
 }
 
-fn field(ty: &Type, eval: &mut Evaluator, depth: usize) -> anyhow::Result<Field> {
+fn field(
+    ty: &Type,
+    names: &FileNames,
+    eval: &mut Evaluator,
+    depth: usize,
+) -> anyhow::Result<Field> {
     if depth > MAX_DEPTH {
         bail!("Schema is nested too deeply (more than {MAX_DEPTH} levels) to export");
     }
@@ -140,22 +146,22 @@ fn field(ty: &Type, eval: &mut Evaluator, depth: usize) -> anyhow::Result<Field>
         Kind::Map(items) => {
             let mut out = Vec::with_capacity(items.len());
             for i in items {
-                out.push((i.key.clone(), field(&i.ty, eval, depth + 1)?));
+                out.push((i.key.clone(), field(&i.ty, names, eval, depth + 1)?));
             }
             FieldKind::Map(out)
         }
-        Kind::Array(elem) => FieldKind::Array(Box::new(field(elem, eval, depth + 1)?)),
+        Kind::Array(elem) => FieldKind::Array(Box::new(field(elem, names, eval, depth + 1)?)),
     };
     let mut rules = Vec::new();
     for a in &ty.validations {
-        annotation_rules(a, eval, &mut rules)?;
+        annotation_rules(a, names, eval, &mut rules)?;
     }
     Ok(Field {
         kind,
         nullable: ty.nullable,
         default: ty.default.clone(),
         doc: ty.doc.clone(),
-        pos: ty.pos.clone(),
+        pos: names.locate(&ty.pos),
         rules,
     })
 }
@@ -164,16 +170,17 @@ fn field(ty: &Type, eval: &mut Evaluator, depth: usize) -> anyhow::Result<Field>
 /// rules.
 fn annotation_rules<'v>(
     a: &Annotation,
+    names: &FileNames,
     eval: &mut Evaluator<'v, '_, '_>,
     out: &mut Vec<Rule>,
 ) -> anyhow::Result<()> {
     let (args, kwargs) = runtime_of(eval)?.resolve_args(eval, a)?;
-    let v = rules::parse(eval.heap(), rules::Written::of(a), &args, &kwargs)
+    let v = rules::parse(eval.heap(), names, rules::Written::of(a), &args, &kwargs)
         .map_err(|e| anyhow!("Invalid @{} annotation - {e}", a.name))?;
     let conditional = v.has_when();
     let rule = |desc: &str, by: &Pos, check: Check| Rule {
         desc: desc.to_owned(),
-        by: by.clone(),
+        by: names.locate(by),
         conditional,
         warn: v.warn,
         check,

@@ -16,17 +16,19 @@
 use std::fmt::Write as _;
 
 use super::float::write_float_go_v;
-use crate::yaml::node::{DocSet, Node, Pos};
+use crate::yaml::node::{DocSet, FileNames, Node, Pos};
 
 const GUTTER_PAD: usize = 10;
 
-pub fn pos_docset(ds: &DocSet, out: &mut String) {
+/// `names`: the file names of the run that made `ds`.
+pub fn pos_docset(ds: &DocSet, names: &FileNames, out: &mut String) {
     let mut max_len = 0usize;
     for doc in &ds.docs {
-        max_len = max_len.max(pos_len(&doc.meta.pos));
-        max_pos_len(&doc.value, &mut max_len);
+        max_len = max_len.max(pos_len(names, &doc.meta.pos));
+        max_pos_len(names, &doc.value, &mut max_len);
     }
     let mut p = PosPrinter {
+        names,
         out,
         width: max_len + GUTTER_PAD,
     };
@@ -43,8 +45,8 @@ pub fn pos_docset(ds: &DocSet, out: &mut String) {
     }
 }
 
-fn pos_len(p: &Pos) -> usize {
-    match p.file.name() {
+fn pos_len(names: &FileNames, p: &Pos) -> usize {
+    match names.name(p.file) {
         Some(f) if p.is_known() => f.chars().count() + 1 + decimal_len(p.line),
         _ => 0,
     }
@@ -59,18 +61,18 @@ fn decimal_len(mut n: u32) -> usize {
     l
 }
 
-fn max_pos_len(n: &Node, max: &mut usize) {
+fn max_pos_len(names: &FileNames, n: &Node, max: &mut usize) {
     match n {
         Node::Map(m) => {
             for i in &m.items {
-                *max = (*max).max(pos_len(&i.meta.pos));
-                max_pos_len(&i.value, max);
+                *max = (*max).max(pos_len(names, &i.meta.pos));
+                max_pos_len(names, &i.value, max);
             }
         }
         Node::Array(a) => {
             for i in &a.items {
-                *max = (*max).max(pos_len(&i.meta.pos));
-                max_pos_len(&i.value, max);
+                *max = (*max).max(pos_len(names, &i.meta.pos));
+                max_pos_len(names, &i.value, max);
             }
         }
         _ => {}
@@ -78,6 +80,7 @@ fn max_pos_len(n: &Node, max: &mut usize) {
 }
 
 struct PosPrinter<'a> {
+    names: &'a FileNames,
     out: &'a mut String,
     width: usize,
 }
@@ -85,12 +88,12 @@ struct PosPrinter<'a> {
 impl PosPrinter<'_> {
     /// The gutter and the indentation of a row.
     fn row(&mut self, pos: &Pos, depth: usize) {
-        let len = pos_len(pos);
+        let len = pos_len(self.names, pos);
         for _ in len..self.width {
             self.out.push(' ');
         }
         if len > 0 {
-            if let Some(f) = pos.file.name() {
+            if let Some(f) = self.names.name(pos.file) {
                 let _ = write!(self.out, "{f}:{}", pos.line);
             }
         }

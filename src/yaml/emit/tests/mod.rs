@@ -4,8 +4,6 @@
 
 mod golden;
 
-use std::sync::Arc;
-
 use super::*;
 use crate::yaml::node::*;
 
@@ -449,17 +447,18 @@ fn json_escaping_and_indent() {
     assert_eq!(json_value(&dup, 0, true).unwrap(), r#"{"a":3,"b":2}"#);
 }
 
-fn at(file: &Arc<str>, line: u32) -> Meta {
+fn at(file: FileId, line: u32) -> Meta {
     Meta::at(Pos::new(file, line))
 }
 
 #[test]
 fn pos_format() {
-    let f: Arc<str> = Arc::from("tpl.yml");
+    let names = FileNames::default();
+    let f = names.id("tpl.yml");
     let item = |k: &str, v: Node, line: u32| MapItem {
         key: s(k),
         value: v,
-        meta: at(&f, line),
+        meta: at(f, line),
     };
     let inner = Node::Map(Map {
         items: vec![item("needsSecret", Node::Bool(false), 14)],
@@ -468,11 +467,11 @@ fn pos_format() {
         items: vec![
             ArrayItem {
                 value: inner,
-                meta: at(&f, 7),
+                meta: at(f, 7),
             },
             ArrayItem {
                 value: s("something"),
-                meta: at(&f, 43),
+                meta: at(f, 43),
             },
             ArrayItem {
                 value: Node::Null,
@@ -482,18 +481,18 @@ fn pos_format() {
     });
     let ds = DocSet {
         docs: vec![
-            Doc::new(s("test1"), at(&f, 45)),
+            Doc::new(s("test1"), at(f, 45)),
             Doc::new(
                 Node::Map(Map {
                     items: vec![item("clients", list, 6)],
                 }),
-                at(&f, 5),
+                at(f, 5),
             ),
         ],
         meta: Meta::default(),
     };
     let mut out = String::new();
-    pos_docset(&ds, &mut out);
+    pos_docset(&ds, &names, &mut out);
     let want = "          tpl.yml:45 | [doc]
                      |   test1
            tpl.yml:5 | [doc]
