@@ -4,6 +4,7 @@
 
 pub mod bytestr;
 mod cores;
+pub mod diagnostic;
 pub mod eval;
 pub mod files;
 pub mod fmt;

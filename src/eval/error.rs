@@ -13,7 +13,10 @@ use starlark::ErrorKind;
 
 use super::exec::dialect;
 use super::runtime::Runtime;
+use crate::diagnostic::{Diagnostic, Kind};
+use crate::overlay::OverlayError;
 use crate::template::CompiledTemplate;
+use crate::yaml::Pos;
 
 /// An error raised by an assertion object's `check`. The reference implements these
 /// checks as Starlark lambdas in a pseudo-file named after the function, so its report
@@ -31,6 +34,8 @@ struct Level {
     func: String,
     /// `file:line`, or the bare line in a Starlark file.
     pos: String,
+    /// The template line.
+    at: Pos,
     src: String,
 }
 
@@ -39,8 +44,56 @@ pub fn message_text(e: &starlark::Error) -> String {
     clean_message(&kind_message(e.kind()))
 }
 
+/// An evaluation error as a diagnostic: the reference's text (see [`format_error`]),
+/// located on the innermost template line the error went through. An error the code
+/// raised is an evaluation error; one of the program's syntax or names, the template's.
+/// An error that carries the diagnostic of a step below (a library's run, an overlay
+/// applied from code) keeps that step's kind and location, the innermost known.
+pub fn error_diagnostic(rt: &Runtime, e: &starlark::Error) -> Diagnostic {
+    let (text, at, is_static) = report(rt, e);
+    if let Some(inner) = carried(rt, e).filter(|d| d.kind() != Kind::Other) {
+        // located where the step below knows, else on the line that called it
+        return match (inner.location(), at) {
+            (None, Some(at)) => inner.at(rt.names().locate(&at)),
+            _ => inner,
+        }
+        .reworded(|_| text);
+    }
+    let kind = if is_static {
+        Kind::Template
+    } else {
+        Kind::Evaluation
+    };
+    let d = Diagnostic::new(kind, text);
+    match at {
+        Some(at) => d.at(rt.names().locate(&at)),
+        None => d,
+    }
+}
+
+/// The diagnostic an error raised by native code carries: a step's (a library's run),
+/// or an overlay's that code applied (`overlay.apply`), on the overlay node that failed.
+fn carried(rt: &Runtime, e: &starlark::Error) -> Option<Diagnostic> {
+    let (ErrorKind::Native(a) | ErrorKind::Other(a) | ErrorKind::Function(a) | ErrorKind::Value(a)) =
+        e.kind()
+    else {
+        return None;
+    };
+    if let Some(o) = a.downcast_ref::<OverlayError>() {
+        return Some(o.diagnostic(rt.names(), o.to_string()));
+    }
+    Diagnostic::of(a)
+}
+
 /// Formats an evaluation error as the reference does (the text after `ytt: Error: `).
 pub fn format_error(rt: &Runtime, e: &starlark::Error) -> String {
+    report(rt, e).0
+}
+
+/// The reference's text of an evaluation error, the innermost template line it went
+/// through, and whether it is an error of the program itself (syntax, names) found
+/// before running it.
+fn report(rt: &Runtime, e: &starlark::Error) -> (String, Option<Pos>, bool) {
     let raw = kind_message(e.kind());
     let message = missing_symbol(&raw)
         .and_then(|name| Some(not_found(name, &load_module(rt, e)?)))
@@ -84,7 +137,7 @@ pub fn format_error(rt: &Runtime, e: &starlark::Error) -> String {
             out.push_str(r);
         }
     }
-    out
+    (out, levels.first().map(|l| l.at.clone()), is_static)
 }
 
 /// A static error of a template (found after parsing, before running it), reported as
@@ -319,6 +372,7 @@ fn levels(rt: &Runtime, e: &starlark::Error) -> Vec<Level> {
         let level = Level {
             func,
             pos: t.position(line),
+            at: Pos::new(t.file, line),
             src: text.to_owned(),
         };
         levels.push(level);

@@ -9,9 +9,11 @@ use starlark::typing::AstModuleTypecheck;
 use starlark::values::list::{AllocList, ListRef};
 use starlark::PrintHandler;
 
-use super::error::{format_error, format_static, message_text};
+use super::error::{error_diagnostic, format_error, format_static, message_text};
 use super::runtime::{instructions, Extra, RootOutput, Runtime};
+use crate::diagnostic::{Diagnostic, Kind};
 use crate::template::{instr, CompiledTemplate};
+use crate::yaml::Pos;
 
 /// ytt's Starlark: top-level statements, keyword-only arguments, loaded names stay local.
 pub fn dialect() -> Dialect {
@@ -46,18 +48,20 @@ impl PrintHandler for RunPrint<'_> {
 }
 
 /// Evaluates a template: returns its frozen module (its exported symbols) and what it
-/// produced. Errors are formatted as the reference reports them.
+/// produced. Errors read as the reference reports them.
 pub fn run_template(
     rt: &Runtime,
     globals: &Globals,
     loader: &dyn FileLoader,
     t: &CompiledTemplate,
-) -> Result<(FrozenModule, Option<RootOutput>), String> {
+) -> Result<(FrozenModule, Option<RootOutput>), Diagnostic> {
     let depth = rt.context_depth();
     let ast = AstModule::parse(&t.id.to_string(), t.code.clone(), &dialect())
-        .map_err(|e| format_error(rt, &e))?;
+        .map_err(|e| error_diagnostic(rt, &e))?;
     if let Some(e) = t.static_errors.first() {
-        return Err(format_static(t, &e.message, e.line));
+        let text = format_static(t, &e.message, e.line);
+        let at = Pos::new(t.file, e.line.unwrap_or(0));
+        return Err(Diagnostic::new(Kind::Template, text).at(rt.names().locate(&at)));
     }
     let extra = Extra(rt, Some(loader));
     let print = RunPrint(rt);
@@ -86,32 +90,32 @@ pub fn run_template(
         Err(e) => {
             rt.end_module(t.id, None);
             rt.reset_contexts(depth);
-            Err(undefined_names(rt, globals, t, &e).unwrap_or_else(|| format_error(rt, &e)))
+            Err(undefined_names(rt, globals, t, &e).unwrap_or_else(|| error_diagnostic(rt, &e)))
         }
     }
 }
 
 /// Every undefined name of the template, each with its line, as the reference reports
 /// them: starlark-rust's compiler stops at the first, but the scope checker behind its
-/// `typecheck` collects them all (run only on that error).
+/// `typecheck` collects them all (run only on that error). Located on the first.
 fn undefined_names(
     rt: &Runtime,
     globals: &Globals,
     t: &CompiledTemplate,
     e: &starlark::Error,
-) -> Option<String> {
+) -> Option<Diagnostic> {
     const UNDEFINED: &str = "undefined: ";
     if !message_text(e).starts_with(UNDEFINED) {
         return None;
     }
     let ast = AstModule::parse(&t.id.to_string(), t.code.clone(), &dialect()).ok()?;
     let (errors, ..) = ast.typecheck(globals, &HashMap::new());
-    let report: String = errors
-        .iter()
+    let undefined: Vec<_> = (errors.iter())
         .filter(|x| message_text(x).starts_with(UNDEFINED))
-        .map(|x| format_error(rt, x))
         .collect();
-    (!report.is_empty()).then_some(report)
+    let first = error_diagnostic(rt, undefined.first()?);
+    let report: String = undefined.iter().map(|x| format_error(rt, x)).collect();
+    Some(first.reworded(|_| report))
 }
 
 /// Runs `f` with a fresh evaluator on a temporary module, with the runtime reachable

@@ -100,10 +100,11 @@ pub fn apply_doc_value<H: Host + ?Sized>(
         Ok(())
     };
     apply().map_err(|err| {
-        err.within(format!(
+        let frame = format!(
             "Document on line {}",
             e.host.names().describe(&right_meta.pos)
-        ))
+        );
+        err.within_node(frame, &right_meta.pos)
     })?;
     Ok(left)
 }
@@ -643,11 +644,12 @@ impl<H: Host + ?Sized> Engine<'_, H> {
     fn merge_map(&mut self, left: &mut Map, right: &Map, defaults: &Defaults) -> Result<()> {
         for ri in &right.items {
             self.map_item(left, ri, defaults).map_err(|e| {
-                e.within(format!(
+                let frame = format!(
                     "Map item (key '{}') on line {}",
                     ri.key.key_text(),
                     self.describe(&ri.meta.pos)
-                ))
+                );
+                e.within_node(frame, &ri.meta.pos)
             })?;
         }
         Ok(())
@@ -683,10 +685,8 @@ impl<H: Host + ?Sized> Engine<'_, H> {
     fn merge_array(&mut self, left: &mut Array, right: &Array, defaults: &Defaults) -> Result<()> {
         for ri in &right.items {
             self.array_item(left, ri, defaults).map_err(|e| {
-                e.within(format!(
-                    "Array item on line {}",
-                    self.describe(&ri.meta.pos)
-                ))
+                let frame = format!("Array item on line {}", self.describe(&ri.meta.pos));
+                e.within_node(frame, &ri.meta.pos)
             })?;
         }
         Ok(())
@@ -824,8 +824,10 @@ impl<H: Host + ?Sized> Engine<'_, H> {
     }
 
     fn doc(&mut self, left: &mut Vec<DocSet>, rd: &Doc) -> Result<()> {
-        self.doc_inner(left, rd)
-            .map_err(|e| e.within(format!("Document on line {}", self.describe(&rd.meta.pos))))
+        self.doc_inner(left, rd).map_err(|e| {
+            let frame = format!("Document on line {}", self.describe(&rd.meta.pos));
+            e.within_node(frame, &rd.meta.pos)
+        })
     }
 
     fn push_doc(left: &mut Vec<DocSet>, doc: Doc) {

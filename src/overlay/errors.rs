@@ -13,6 +13,9 @@
 
 use std::fmt;
 
+use crate::diagnostic::{Diagnostic, Kind};
+use crate::yaml::{FileNames, Location, Pos};
+
 /// What went wrong, below the overlay nodes.
 #[derive(Debug, Clone, PartialEq)]
 enum Cause {
@@ -32,6 +35,8 @@ enum Cause {
 pub struct OverlayError {
     /// Overlay nodes from the innermost outwards (pushed while unwinding).
     frames: Vec<String>,
+    /// Where the innermost overlay node that names a position is.
+    pos: Option<Pos>,
     cause: Cause,
 }
 
@@ -40,6 +45,7 @@ impl OverlayError {
     pub fn new(message: impl Into<String>) -> Self {
         OverlayError {
             frames: Vec::new(),
+            pos: None,
             cause: Cause::Message(message.into()),
         }
     }
@@ -48,6 +54,7 @@ impl OverlayError {
     pub fn call(message: impl Into<String>) -> Self {
         OverlayError {
             frames: Vec::new(),
+            pos: None,
             cause: Cause::Call(message.into()),
         }
     }
@@ -56,6 +63,7 @@ impl OverlayError {
     pub fn nested(prefix: impl Into<String>, inner: OverlayError) -> Self {
         OverlayError {
             frames: Vec::new(),
+            pos: inner.pos.clone(),
             cause: Cause::Nested {
                 prefix: prefix.into(),
                 inner: Box::new(inner),
@@ -68,6 +76,27 @@ impl OverlayError {
     pub fn within(mut self, frame: impl Into<String>) -> Self {
         self.frames.push(frame.into());
         self
+    }
+
+    /// Adds the overlay node at `pos` the error happened under (see [`Self::within`]).
+    pub fn within_node(mut self, frame: impl Into<String>, pos: &Pos) -> Self {
+        self.pos.get_or_insert_with(|| pos.clone());
+        self.within(frame)
+    }
+
+    /// Where the innermost overlay node the error happened under is.
+    pub fn pos(&self) -> Option<&Pos> {
+        self.pos.as_ref()
+    }
+
+    /// The error as a diagnostic reading `text` (the report of the step that applied the
+    /// overlay), located with the run's file `names`.
+    pub fn diagnostic(&self, names: &FileNames, text: String) -> Diagnostic {
+        let d = Diagnostic::new(Kind::Overlay, text);
+        match &self.pos {
+            Some(p) => d.at(names.locate(p)),
+            None => d,
+        }
     }
 
     /// The overlay nodes, outermost first.
@@ -174,6 +203,8 @@ pub struct OverlayingError {
     /// The overlay files, in the order they were applied.
     pub order: String,
     pub error: OverlayError,
+    /// Where the error's position is (see [`OverlayError::pos`]).
+    pub location: Option<Location>,
 }
 
 impl OverlayingError {

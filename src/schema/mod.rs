@@ -14,6 +14,7 @@ pub mod types;
 
 use std::sync::Arc;
 
+use crate::diagnostic::Diagnostic;
 use crate::overlay::Host;
 use crate::yaml::{Annotation, Meta, Node, Pos};
 use check::{Holder, Violation, ViolationKind};
@@ -43,11 +44,11 @@ impl Schema {
         meta: &Meta,
         host: &mut dyn Host,
         sources: &Sources,
-    ) -> Result<Schema, String> {
+    ) -> Result<Schema, Diagnostic> {
         build::Builder::new(host, sources)
             .document(value, meta)
             .map(|root| Schema { root })
-            .map_err(|r| r.render(sources))
+            .map_err(|r| r.diagnostic(sources))
     }
 
     /// The first data values: every key with its default.
@@ -75,7 +76,7 @@ impl Schema {
         meta: &mut Meta,
         flag: Option<FlagOrigin>,
         sources: &Sources,
-    ) -> Result<(), String> {
+    ) -> Result<(), Diagnostic> {
         if !meta.pos.is_known() {
             meta.pos = self.root.pos.clone();
         }
@@ -84,7 +85,7 @@ impl Schema {
         if out.is_empty() {
             return Ok(());
         }
-        Err(violations_report(sources, &out, flag).render(sources))
+        Err(violations_report(sources, &out, flag).diagnostic(sources))
     }
 }
 

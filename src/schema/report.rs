@@ -21,7 +21,8 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::yaml::{FileNames, Pos};
+use crate::diagnostic::{Diagnostic, Kind};
+use crate::yaml::{FileNames, Location, Pos};
 
 /// A registered file: its bytes, and where its lines start (computed on first use).
 struct SourceText {
@@ -183,6 +184,16 @@ impl Report {
         Report {
             title: title.into(),
             items,
+        }
+    }
+
+    /// The report as a diagnostic of kind `Schema`, located on its first item's source.
+    pub fn diagnostic(&self, sources: &Sources) -> Diagnostic {
+        let d = Diagnostic::new(Kind::Schema, self.render(sources));
+        match self.items.first().map(|i| &i.source) {
+            Some(Source::File { name, from, .. }) => d.at(Location::new(name, *from)),
+            Some(Source::Text { name, line, .. }) => d.at(Location::new(name, *line)),
+            _ => d,
         }
     }
 

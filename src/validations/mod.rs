@@ -28,6 +28,7 @@ use starlark::collections::{SmallMap, StarlarkHasher};
 use starlark::eval::Evaluator;
 use starlark::values::{Heap, Value};
 
+use crate::diagnostic::{Diagnostic, Kind};
 use crate::eval::convert::from_node_in_fragment;
 use crate::eval::fragment::{FragmentNode, YamlFragment};
 use crate::eval::runtime::{names_of, runtime_of, Runtime};
@@ -575,17 +576,18 @@ impl Malformed {
     /// One malformed annotation: its message, as it has always read. Several: one line
     /// each, every one naming where it was written.
     fn error(&self) -> Option<anyhow::Error> {
-        match self.errors.as_slice() {
-            [] => None,
-            [(name, e)] => Some(anyhow!("Invalid @{name} annotation - {e}")),
+        let text = match self.errors.as_slice() {
+            [] => return None,
+            [(name, e)] => format!("Invalid @{name} annotation - {e}"),
             all => {
                 let lines: Vec<String> = all
                     .iter()
                     .map(|(name, e)| format!("Invalid @{name} annotation - {}", e.positioned()))
                     .collect();
-                Some(anyhow!("{}", lines.join("\n")))
+                lines.join("\n")
             }
-        }
+        };
+        Some(Diagnostic::new(Kind::Validation, text).into())
     }
 }
 

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use anyhow::anyhow;
+use crate::diagnostic::{Diagnostic, Kind};
 
 use super::rules::Violation;
 use crate::eval::runtime::Messages;
@@ -76,7 +76,7 @@ impl Report {
     /// An error that stopped validation (a bad annotation, a failing `when=`), under this
     /// report's header.
     pub fn wrap(&self, e: anyhow::Error) -> anyhow::Error {
-        anyhow!("{}\n{e:#}", self.subject.header())
+        crate::diagnostic::reword(e, |e| format!("{}\n{e:#}", self.subject.header()))
     }
 
     /// The error report (the text after `ytt: Error: `), when some rule failed; `names`
@@ -109,10 +109,16 @@ impl Report {
         if let Some(w) = self.warning_text(names) {
             messages.line(&w);
         }
-        match self.error_text(names) {
-            Some(e) => Err(anyhow!(e)),
-            None => Ok(()),
+        let Some(text) = self.error_text(names) else {
+            return Ok(());
+        };
+        // located on the first value a rule rejected
+        let d = Diagnostic::new(Kind::Validation, text);
+        Err(match self.errors.iter().find_map(|e| e.from.as_ref()) {
+            Some(from) => d.at(names.locate(from)),
+            None => d,
         }
+        .into())
     }
 }
 

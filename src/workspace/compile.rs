@@ -5,8 +5,7 @@ use std::sync::Arc;
 
 use std::borrow::Cow;
 
-use anyhow::{anyhow, bail};
-
+use crate::diagnostic::{Diagnostic, Kind};
 use crate::eval::runtime::Runtime;
 use crate::files::{FileKind, InputFile};
 use crate::template::{
@@ -15,7 +14,7 @@ use crate::template::{
 };
 use crate::yaml::parser::{dedup_last_wins_deep, parse, AliasBudget, ParseOptions};
 use crate::yaml::pieces::{cores_for, parse_in_pieces};
-use crate::yaml::{DocSet, FileId, Node};
+use crate::yaml::{DocSet, FileId, Location, Node};
 
 /// A file ready to evaluate, or plain YAML needing none.
 pub(crate) enum Compiled {
@@ -38,8 +37,14 @@ fn parse_with(
         strict,
         aliases: aliases.clone(),
     };
-    parse(&src, id, &opts)
-        .map_err(|e| anyhow!("Unmarshaling YAML template '{}': {e}", file.rel_path))
+    parse(&src, id, &opts).map_err(|e| {
+        let text = format!("Unmarshaling YAML template '{}': {e}", file.rel_path);
+        let at = Location {
+            column: e.column,
+            ..Location::new(&file.rel_path, e.line.unwrap_or(0))
+        };
+        Diagnostic::new(Kind::Yaml, text).at(at).into()
+    })
 }
 
 /// Parses YAML files as [`parse_yaml`] does one after the other, on every core.
@@ -108,7 +113,12 @@ pub(crate) fn text_of(file: &InputFile) -> anyhow::Result<Cow<'_, str>> {
     if matches!(file.kind, FileKind::YamlTemplate | FileKind::YamlPlain) {
         return match std::str::from_utf8(&file.data) {
             Ok(s) => Ok(crate::bytestr::decode_str(s)),
-            Err(_) => bail!("File '{}' is not valid UTF-8", file.rel_path),
+            Err(_) => Err(Diagnostic::new(
+                Kind::Input,
+                format!("File '{}' is not valid UTF-8", file.rel_path),
+            )
+            .at(Location::new(&file.rel_path, 0))
+            .into()),
         };
     }
     Ok(crate::bytestr::decode(&file.data))
@@ -151,9 +161,11 @@ pub(crate) fn compile_file(
 /// A compile error as the reference reports it; lines of a Starlark file show without
 /// the file name.
 fn compile_error(rel_path: &str, e: CompileError, starlark: bool) -> anyhow::Error {
+    let at = |line: u32| Location::new(rel_path, line);
     match e {
-        CompileError::Template(msg) => anyhow!(msg),
+        CompileError::Template(msg) => Diagnostic::new(Kind::Template, msg).at(at(0)).into(),
         CompileError::Code { message, lines } => {
+            let first = lines.iter().find_map(|(l, _)| *l).unwrap_or(0);
             let mut out = format!("\n- {message}");
             for (line, src) in lines {
                 match line {
@@ -162,7 +174,7 @@ fn compile_error(rel_path: &str, e: CompileError, starlark: bool) -> anyhow::Err
                     None => out.push_str(&format!("\n    {rel_path}")),
                 }
             }
-            anyhow!(out)
+            Diagnostic::new(Kind::Template, out).at(at(first)).into()
         }
     }
 }

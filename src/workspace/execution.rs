@@ -13,6 +13,7 @@ use super::loader::{LibraryEval, Scope};
 use super::refs::{parse_ref, Envelope, Payload, RefSegment};
 use super::values::{self, CliValues};
 use super::{OutputContent, OutputFile};
+use crate::diagnostic::{reword, Diagnostic};
 use crate::eval::exec::run_template;
 use crate::eval::runtime::{RootOutput, Runtime};
 use crate::files::{FileKind, InputFile};
@@ -159,10 +160,12 @@ pub fn library_values(
     }
     let order = order.join(", ");
     let wrap = |e: anyhow::Error| {
-        anyhow!(
-            "Overlaying data values (in following order: {order}): \n{}",
-            indent(&format!("{e:#}"), 2)
-        )
+        reword(e, |e| {
+            format!(
+                "Overlaying data values (in following order: {order}): \n{}",
+                indent(&format!("{e:#}"), 2)
+            )
+        })
     };
 
     // the library's own documents, evaluated with empty data values
@@ -181,11 +184,11 @@ pub fn library_values(
             Compiled::Plain(ds) => ds,
             Compiled::Template(t) => {
                 let loader = empty.loader_for(&f.path);
-                let templating = |e: String| {
-                    anyhow!(
+                let templating = |e: Diagnostic| {
+                    e.reworded(|e| format!(
                         "Overlaying data values (in following order: {order}):\n  Templating file '{}': {e}",
                         f.file.rel_path
-                    )
+                    ))
                 };
                 match run_template(rt, super::globals(), &loader, &t).map_err(templating)? {
                     (_, Some(RootOutput::Docs(ds))) => ds,
@@ -293,7 +296,9 @@ pub fn library_values(
         if let Some(s) = &schema {
             let meta = doc_meta.get_or_insert_with(|| s.defaults_meta());
             s.check(result, meta, flag, &rt.sources).map_err(|r| {
-                anyhow!("Overlaying data values (in following order: {order}): \n{r}")
+                r.reworded(|r| {
+                    format!("Overlaying data values (in following order: {order}): \n{r}")
+                })
             })?;
         }
         Ok(())
@@ -316,7 +321,7 @@ pub fn library_values(
         let left_meta = doc_meta.get_or_insert_with(Meta::default);
         let protected = Some(values::SCHEMA_ANNOTATIONS);
         *result = overlay::apply_doc_value(left, left_meta, (value, meta), protected, host)
-            .map_err(|e| wrap(anyhow!("{}", e.indented(0))))?;
+            .map_err(|e| wrap(e.diagnostic(host.names(), e.indented(0)).into()))?;
         Ok(())
     };
     for doc in &own {
@@ -349,7 +354,7 @@ pub fn library_values(
             let left = std::mem::take(&mut result);
             let protected = Some(values::SCHEMA_ANNOTATIONS);
             result = overlay::apply_node(left, &w.node, protected, host)
-                .map_err(|e| wrap(anyhow!("{}", e.indented(0))))?;
+                .map_err(|e| wrap(e.diagnostic(host.names(), e.indented(0)).into()))?;
         }
         typed(&mut result, &mut doc_meta, None)?;
     }
@@ -434,8 +439,11 @@ fn library_schema<'e>(
         order.push("additional data values".into());
     }
     let order = order.join(", ");
-    let wrap =
-        |e: String| anyhow!("Overlaying data values schema (in following order: {order}): \n{e}");
+    let wrap = |e: Diagnostic| {
+        e.reworded(|e| {
+            format!("Overlaying data values schema (in following order: {order}): \n{e}")
+        })
+    };
     let mut docs = docs.into_iter();
     let Some(first) = docs.next() else {
         return Ok(None);
@@ -445,11 +453,11 @@ fn library_schema<'e>(
     for mut doc in docs {
         crate::schema::spread_document_defaults(&mut doc.value, &doc.meta, host);
         value = overlay::apply_doc_value(value, &mut meta, (&doc.value, &doc.meta), None, host)
-            .map_err(|e| wrap(indent(&e.indented(0), 2)))?;
+            .map_err(|e| wrap(e.diagnostic(host.names(), indent(&e.indented(0), 2))))?;
     }
-    Schema::build(&value, &meta, host, sources)
-        .map(Some)
-        .map_err(wrap)
+    Ok(Some(
+        Schema::build(&value, &meta, host, sources).map_err(wrap)?,
+    ))
 }
 
 /// Evaluates a library's templates with its data values, applies its overlays, and checks
@@ -489,9 +497,7 @@ pub fn library_outputs(
                     Compiled::Plain(ds) => OutputContent::Yaml(ds),
                     Compiled::Template(t) => {
                         let loader = eval.loader_for(&f.path);
-                        match run_template(rt, super::globals(), &loader, &t)
-                            .map_err(|e| anyhow!(e))?
-                        {
+                        match run_template(rt, super::globals(), &loader, &t)? {
                             (_, Some(RootOutput::Docs(ds))) => OutputContent::Yaml(ds),
                             _ => bail!("template '{}' produced no documents", file.rel_path),
                         }
@@ -503,7 +509,7 @@ pub fn library_outputs(
                     Compiled::Template(t) => {
                         let loader = eval.loader_for(&f.path);
                         match run_template(rt, super::globals(), &loader, &t)
-                            .map_err(|e| anyhow!("Evaluating text template: {e}"))?
+                            .map_err(|e| e.reworded(|e| format!("Evaluating text template: {e}")))?
                         {
                             (_, Some(RootOutput::Text(s))) => OutputContent::Text(s),
                             _ => bail!("template '{}' produced no text", file.rel_path),
@@ -520,8 +526,9 @@ pub fn library_outputs(
                     compile_file(rt, file, settings.compile, settings.strict)?
                 {
                     let loader = eval.loader_for(&f.path);
-                    run_template(rt, super::globals(), &loader, &t)
-                        .map_err(|e| anyhow!("Evaluating starlark template: {e}"))?;
+                    run_template(rt, super::globals(), &loader, &t).map_err(|e| {
+                        e.reworded(|e| format!("Evaluating starlark template: {e}"))
+                    })?;
                 }
                 if run_only {
                     continue;
@@ -586,6 +593,7 @@ fn apply_overlays(rt: &Runtime, outputs: &mut Vec<OutputFile>) -> anyhow::Result
                 overlay::apply_to_docsets(&mut docsets, ov, host).map_err(|error| {
                     overlay::OverlayingError {
                         order: overlay_files.join(", "),
+                        location: error.pos().map(|p| rt.names().locate(p)),
                         error,
                     }
                 })?;

@@ -233,16 +233,18 @@ impl Handle {
         } else {
             "Evaluating"
         };
-        let mut msg = format!("{e:#}");
-        // these reports read on one line inside a library's error, as the reference's do
-        if let Some(o) = e.downcast_ref::<crate::overlay::OverlayingError>() {
-            msg = o.inline();
-        } else if msg.starts_with("Compiling YAML template")
-            || msg.starts_with("Expected all provided")
-        {
-            msg = msg.lines().map(str::trim).collect::<Vec<_>>().join(" ");
-        }
-        anyhow!("library.{what}: {verb} library '{}': {msg}", self.name)
+        crate::diagnostic::reword(e, |e| {
+            let mut msg = format!("{e:#}");
+            // these reports read on one line inside a library's error, as the reference's do
+            if let Some(o) = e.downcast_ref::<crate::overlay::OverlayingError>() {
+                msg = o.inline();
+            } else if msg.starts_with("Compiling YAML template")
+                || msg.starts_with("Expected all provided")
+            {
+                msg = msg.lines().map(str::trim).collect::<Vec<_>>().join(" ");
+            }
+            format!("library.{what}: {verb} library '{}': {msg}", self.name)
+        })
     }
 }
 

@@ -17,6 +17,7 @@ use super::execution::{library_values, with_host, LibraryInputs, Settings};
 use super::libmodule::library_module;
 use super::library::{dir_of, is_private, join, Library};
 use super::refs::Envelope;
+use crate::diagnostic::{reword, Reword as _};
 use crate::eval::exec::run_template;
 use crate::eval::runtime::{register_template, Runtime};
 use crate::files::{FileKind, InputFile};
@@ -171,9 +172,9 @@ impl<'a> LibraryEval<'a> {
     fn eval_library_file(&self, path: &str, file: &Arc<InputFile>) -> anyhow::Result<FrozenModule> {
         let starlark = file.kind == FileKind::Starlark;
         let compiled = compile_file(self.rt, file, self.settings.compile, self.settings.strict)
-            .map_err(|e| match starlark {
-                true => anyhow!("Evaluating starlark template: {e:#}"),
-                false => e,
+            .reword(|e| match starlark {
+                true => format!("Evaluating starlark template: {e:#}"),
+                false => format!("{e:#}"),
             })?;
         let Compiled::Template(t) = compiled else {
             bail!("file '{}' cannot be loaded", file.rel_path);
@@ -185,7 +186,7 @@ impl<'a> LibraryEval<'a> {
             _ => "",
         };
         let (module, _) = run_template(self.rt, super::globals(), &loader, &t)
-            .map_err(|e| anyhow!("{prefix}{e}"))?;
+            .map_err(|e| e.reworded(|e| format!("{prefix}{e}")))?;
         Ok(module)
     }
 
@@ -250,6 +251,8 @@ impl FileLoader for FileScopedLoader<'_, '_> {
         } else {
             self.lib.load_file(path, &self.dir)
         };
-        result.map_err(|e| starlark::Error::new_other(anyhow!("cannot load {path}: {e:#}")))
+        result.map_err(|e| {
+            starlark::Error::new_other(reword(e, |e| format!("cannot load {path}: {e:#}")))
+        })
     }
 }

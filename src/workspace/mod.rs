@@ -12,6 +12,7 @@ pub mod values;
 
 use std::sync::Arc;
 
+use crate::diagnostic::Diagnostic;
 use crate::eval::runtime::Runtime;
 use crate::files::InputFile;
 use crate::schema::export::SchemaExport;
@@ -93,7 +94,7 @@ pub const RUN_STACK: usize = 256 << 20;
 /// a caller on a default stack (1-2 MiB) renders the deepest input the limits allow.
 /// Where no thread can be started (WebAssembly), on the caller's thread, whose stack must
 /// be as large.
-pub fn render(opts: RenderOptions, files: Vec<InputFile>) -> anyhow::Result<Rendered> {
+pub fn render(opts: RenderOptions, files: Vec<InputFile>) -> Result<Rendered, Diagnostic> {
     on_run_stack(move || render_on_this_thread(opts, files))
 }
 
@@ -121,9 +122,13 @@ fn on_run_stack<T: Send>(run: impl FnOnce() -> T + Send) -> T {
 /// [`render`] on the caller's thread, for a caller whose stack has [`RUN_STACK`] already
 /// (the command line runs on such a thread).
 pub fn render_on_this_thread(
-    mut opts: RenderOptions,
+    opts: RenderOptions,
     files: Vec<InputFile>,
-) -> anyhow::Result<Rendered> {
+) -> Result<Rendered, Diagnostic> {
+    run(opts, files).map_err(Diagnostic::from_error)
+}
+
+fn run(mut opts: RenderOptions, files: Vec<InputFile>) -> anyhow::Result<Rendered> {
     let files: Vec<Arc<InputFile>> = files.into_iter().map(Arc::new).collect();
     let mut rt = Runtime::new();
     rt.sources = Sources::new(opts.names.clone());

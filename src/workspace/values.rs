@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use anyhow::{anyhow, bail};
+use anyhow::bail;
 
 use crate::overlay::OverlayError;
 use crate::template::annotations::annotations_of;
@@ -158,8 +158,10 @@ pub fn set_path(
     let at = names.describe(&pos);
     let mut value = value;
     position_all(&mut value, &pos);
-    set_path_at(left, path, value, &pos, &at)
-        .map_err(|e| anyhow!("{}", e.within(format!("Document on line {at}")).indented(0)))
+    set_path_at(left, path, value, &pos, &at).map_err(|e| {
+        let e = e.within_node(format!("Document on line {at}"), &pos);
+        e.diagnostic(names, e.indented(0)).into()
+    })
 }
 
 fn set_path_at(
@@ -240,8 +242,7 @@ pub fn apply_cli(
             value,
             source,
             ..
-        } => set_path(sources.names(), values, &path, value, &source)
-            .map_err(|e| anyhow!("{e:#}"))?,
+        } => set_path(sources.names(), values, &path, value, &source)?,
     }
     Ok(())
 }

@@ -58,6 +58,7 @@ impl FileNames {
         Location {
             file: self.name(pos.file),
             line: pos.line,
+            column: None,
         }
     }
 
@@ -163,6 +164,20 @@ pub struct Location {
     pub file: Option<Arc<str>>,
     /// 1-based; 0: the file as a whole.
     pub line: u32,
+    /// 1-based, in characters, where the step that made it knows it (a YAML syntax
+    /// error); not displayed (reports name lines only).
+    pub column: Option<u32>,
+}
+
+impl Location {
+    /// Line `line` of file `file`.
+    pub fn new(file: &str, line: u32) -> Location {
+        Location {
+            file: Some(Arc::from(file)),
+            line,
+            column: None,
+        }
+    }
 }
 
 impl fmt::Display for Location {

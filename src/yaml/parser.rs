@@ -91,6 +91,8 @@ impl AliasBudget {
 pub struct YamlError {
     pub message: String,
     pub line: Option<u32>,
+    /// 1-based, where the scanner stopped on `line` (not in the message).
+    pub column: Option<u32>,
 }
 
 impl YamlError {
@@ -100,7 +102,11 @@ impl YamlError {
             Some(l) => format!("yaml: line {l}: {msg}"),
             None => format!("yaml: {msg}"),
         };
-        YamlError { message, line }
+        YamlError {
+            message,
+            line,
+            column: None,
+        }
     }
 }
 
@@ -1236,6 +1242,7 @@ fn parse_once<'a>(
                             resolve_plain_strict(&value).map_err(|d| YamlError {
                                 message: strict_error_message(&d),
                                 line: Some(line),
+                                column: None,
                             })?
                         } else {
                             resolve_plain_owned(value)

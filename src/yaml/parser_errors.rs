@@ -84,7 +84,13 @@ pub(super) fn map_scan_error(e: &ScanError, text: &str, place: Place, cursor: us
     let info = e.info();
     let m = e.marker();
     let line = m.line() as u32;
-    let scanner = |msg: &str| Failure::Yaml(YamlError::at(Some(line), msg));
+    // the scanner stops on the offending character: its line and column
+    let scanner = |msg: &str| {
+        Failure::Yaml(YamlError {
+            column: Some(m.col() as u32 + 1),
+            ..YamlError::at(Some(line), msg)
+        })
+    };
     let parser = |msg: &str| {
         let l = line.saturating_sub(1);
         Failure::Yaml(YamlError::at((l > 0).then_some(l), msg))
@@ -248,7 +254,13 @@ pub(super) enum Place {
 ///   next line holding a token.
 fn after_quoted(text: &str, m: &Marker, place: Place, cursor: usize) -> Failure {
     let line = m.line() as u32;
-    let scanner = |msg: &str| Failure::Yaml(YamlError::at(Some(line), msg));
+    // the scanner stops on the offending character: its line and column
+    let scanner = |msg: &str| {
+        Failure::Yaml(YamlError {
+            column: Some(m.col() as u32 + 1),
+            ..YamlError::at(Some(line), msg)
+        })
+    };
     let parser = |msg: &str| {
         let l = line.saturating_sub(1);
         Failure::Yaml(YamlError::at((l > 0).then_some(l), msg))

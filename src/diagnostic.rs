@@ -1,0 +1,189 @@
+//! Diagnostics: a failed run as a value — which step of the pipeline failed, where
+//! (file, line, and column where the step knows it), and the reference's report, whose
+//! text is what the command line prints after `ytt: Error: `.
+//!
+//! A diagnostic is born where a step fails (the parser's error, a template's compile
+//! error, a Starlark error with its frames, an overlay's, a schema or validation report)
+//! and keeps its kind and location while the steps around it add their lines to the
+//! text (`Overlaying data values (in following order: …)`, `library.eval: …`): they
+//! reword it (`Diagnostic::reworded`, `Reword`) instead of formatting it into a new
+//! error. `Diagnostic::from_error` finds it again at the end of the run.
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::overlay::OverlayingError;
+use crate::yaml::Location;
+
+/// The step of the pipeline a failure comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Kind {
+    /// An input that cannot be read as its kind requires (YAML that is not UTF-8).
+    Input,
+    /// YAML syntax.
+    Yaml,
+    /// A template that does not compile (its blocks, its code's syntax, an annotation
+    /// in the wrong place).
+    Template,
+    /// Starlark evaluation: a failing expression, `fail()`, `assert.fail`.
+    Evaluation,
+    /// An overlay that does not apply.
+    Overlay,
+    /// A schema that is malformed, or data values it does not accept.
+    Schema,
+    /// Validation rules that failed, on data values or output documents.
+    Validation,
+    /// Anything else (data values from flags, library references, options).
+    Other,
+}
+
+/// A failure of a run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    kind: Kind,
+    location: Option<Location>,
+    text: Arc<str>,
+}
+
+impl Diagnostic {
+    pub(crate) fn new(kind: Kind, text: impl Into<String>) -> Self {
+        Diagnostic {
+            kind,
+            location: None,
+            text: Arc::from(text.into()),
+        }
+    }
+
+    /// The same, located (no location when `location` names no file).
+    pub(crate) fn at(mut self, location: Location) -> Self {
+        self.location = location.file.is_some().then_some(location);
+        self
+    }
+
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
+    /// Where it failed: the innermost position the failing step knows (the template
+    /// line of a Starlark error's innermost frame, the value a schema rejected, the
+    /// first value a validation rule rejected, the overlay node that did not match).
+    pub fn location(&self) -> Option<&Location> {
+        self.location.as_ref()
+    }
+
+    /// The report, as the reference words it (what follows `ytt: Error: `).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The same failure, its text rewritten by a step around it.
+    pub(crate) fn reworded(self, f: impl FnOnce(&str) -> String) -> Self {
+        let text = Arc::from(f(&self.text));
+        Diagnostic { text, ..self }
+    }
+
+    /// The diagnostic `e` carries, innermost first: a diagnostic, or an error of a step
+    /// that words its report itself (an overlay's, which a library's error quotes on one
+    /// line).
+    pub(crate) fn of(e: &anyhow::Error) -> Option<Diagnostic> {
+        e.chain().find_map(|c| {
+            if let Some(d) = c.downcast_ref::<Diagnostic>() {
+                return Some(d.clone());
+            }
+            let o = c.downcast_ref::<OverlayingError>()?;
+            let d = Diagnostic::new(Kind::Overlay, o.to_string());
+            Some(match &o.location {
+                Some(l) => d.at(l.clone()),
+                None => d,
+            })
+        })
+    }
+
+    /// The diagnostic of a run's error: its text as the command line prints it, with the
+    /// kind and location of the diagnostic it carries (none: [`Kind::Other`]).
+    pub(crate) fn from_error(e: anyhow::Error) -> Diagnostic {
+        let text = format!("{e:#}");
+        match Diagnostic::of(&e) {
+            Some(d) => d.reworded(|_| text),
+            None => Diagnostic::new(Kind::Other, text),
+        }
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl std::error::Error for Diagnostic {}
+
+/// Rewording an error while keeping the diagnostic it carries.
+pub(crate) trait Reword<T> {
+    /// The error's text rewritten by `f`, which is given the error; its diagnostic's
+    /// kind and location kept (an error that carries none stays one of kind `Other`).
+    fn reword(self, f: impl FnOnce(&anyhow::Error) -> String) -> anyhow::Result<T>;
+}
+
+impl<T> Reword<T> for anyhow::Result<T> {
+    fn reword(self, f: impl FnOnce(&anyhow::Error) -> String) -> anyhow::Result<T> {
+        self.map_err(|e| reword(e, f))
+    }
+}
+
+/// `e`, its text rewritten by `f` (see [`Reword`]).
+pub(crate) fn reword(e: anyhow::Error, f: impl FnOnce(&anyhow::Error) -> String) -> anyhow::Error {
+    let text = f(&e);
+    let d = match Diagnostic::of(&e) {
+        Some(d) => d.reworded(|_| text),
+        None => Diagnostic::new(Kind::Other, text),
+    };
+    anyhow::Error::new(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn located(file: &str, line: u32) -> Location {
+        Location {
+            file: Some(Arc::from(file)),
+            line,
+            column: Some(3),
+        }
+    }
+
+    #[test]
+    fn rewording_keeps_the_kind_and_the_location() {
+        let inner: anyhow::Result<()> = Err(Diagnostic::new(Kind::Yaml, "yaml: line 2: bad")
+            .at(located("a.yml", 2))
+            .into());
+        let outer = inner
+            .reword(|e| format!("Unmarshaling 'a.yml': {e}"))
+            .reword(|e| format!("Overlaying:\n  {e:#}"));
+        let d = Diagnostic::from_error(outer.unwrap_err());
+        assert_eq!(d.kind(), Kind::Yaml);
+        assert_eq!(d.location(), Some(&located("a.yml", 2)));
+        assert_eq!(
+            d.text(),
+            "Overlaying:\n  Unmarshaling 'a.yml': yaml: line 2: bad"
+        );
+        assert_eq!(d.to_string(), d.text());
+    }
+
+    #[test]
+    fn context_keeps_it_too_and_an_error_without_one_is_other() {
+        use anyhow::Context as _;
+        let inner: anyhow::Result<()> = Err(Diagnostic::new(Kind::Schema, "invalid")
+            .at(located("s.yml", 4))
+            .into());
+        let d = Diagnostic::from_error(inner.context("Checking").unwrap_err());
+        assert_eq!((d.kind(), d.text()), (Kind::Schema, "Checking: invalid"));
+        let plain = Diagnostic::from_error(anyhow::anyhow!("no file"));
+        assert_eq!((plain.kind(), plain.location()), (Kind::Other, None));
+        // a location naming no file is none
+        let unknown = Diagnostic::new(Kind::Overlay, "x").at(Location::default());
+        assert_eq!(unknown.location(), None);
+    }
+}
