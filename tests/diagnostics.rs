@@ -11,7 +11,11 @@ fn failure(files: &[(&str, &[u8])]) -> Diagnostic {
         .iter()
         .map(|(name, bytes)| InputFile::new(*name, bytes.to_vec()))
         .collect();
-    match render(RenderOptions::default(), inputs) {
+    let opts = RenderOptions {
+        modules: ytt_stdlib::modules(),
+        ..RenderOptions::default()
+    };
+    match render(opts, inputs) {
         Ok(_) => panic!("the run should fail"),
         Err(d) => d,
     }

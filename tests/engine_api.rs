@@ -14,6 +14,7 @@ fn run(files: &[(&str, &str)]) -> (String, String) {
     let sink = messages.clone();
     let opts = RenderOptions {
         messages: Messages::new(move |bytes| sink.lock().unwrap().extend_from_slice(bytes)),
+        modules: ytt_stdlib::modules(),
         ..RenderOptions::default()
     };
     let inputs = files
@@ -44,7 +45,7 @@ fn prints_and_warnings_are_messages_in_the_order_they_happen() {
     assert_eq!(yaml, "a: 1\nb: 2\n");
     assert_eq!(
         messages,
-        format!("first\n{}\nsecond\n", ytt::stdlib::math::WARNING)
+        format!("first\n{}\nsecond\n", ytt_stdlib::math::WARNING)
     );
 }
 
@@ -154,13 +155,23 @@ fn two_projects_render_concurrently_as_they_do_alone() {
     }
 }
 
-/// The engine's sources (`src/`, the `ytt` crate) without their tests: (path under
-/// `src/`, code lines). A test module at the end of a file (`#[cfg(test)]`) and the files
-/// that only tests compile are left out.
+/// The engine's sources (`src/`, the `ytt` crate, and `stdlib/src/`, the `ytt-stdlib`
+/// crate) without their tests: (path under the repository, code lines). A test module at
+/// the end of a file (`#[cfg(test)]`) and the files that only tests compile are left out.
 fn engine_sources() -> Vec<(String, Vec<String>)> {
-    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../src"));
+    let repo = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     let mut files = Vec::new();
-    let mut dirs = vec![root.to_path_buf()];
+    for root in ["src", "stdlib/src"] {
+        files.extend(sources_under(repo, root));
+    }
+    assert!(files.len() > 60, "found {} engine files", files.len());
+    assert!(files.iter().any(|(f, _)| f == "stdlib/src/json.rs"));
+    files
+}
+
+fn sources_under(repo: &std::path::Path, root: &str) -> Vec<(String, Vec<String>)> {
+    let mut files = Vec::new();
+    let mut dirs = vec![repo.join(root)];
     while let Some(dir) = dirs.pop() {
         for entry in std::fs::read_dir(&dir).expect("src is readable") {
             let path = entry.expect("an entry").path();
@@ -171,8 +182,8 @@ fn engine_sources() -> Vec<(String, Vec<String>)> {
                 continue;
             }
             let rel = path
-                .strip_prefix(root)
-                .expect("under src")
+                .strip_prefix(repo)
+                .expect("under the repository")
                 .to_string_lossy()
                 .replace('\\', "/");
             let test_only = rel.ends_with("tests.rs") || rel.ends_with("test_support.rs");
@@ -188,7 +199,6 @@ fn engine_sources() -> Vec<(String, Vec<String>)> {
             files.push((rel, lines));
         }
     }
-    assert!(files.len() > 50, "found {} engine files", files.len());
     files
 }
 
@@ -211,25 +221,8 @@ fn every_run_names_its_files_in_its_own_table() {
             .collect();
         (rendered.names, docs)
     };
-    let (first, a) = positions(&[
-        (
-            "a.yml",
-            "#@ x = 1
-a: #@ x
-",
-        ),
-        (
-            "b.yml", "b: 2
-",
-        ),
-    ]);
-    let (second, c) = positions(&[(
-        "c.yml",
-        "---
-#@ x = 1
-c: #@ x
-",
-    )]);
+    let (first, a) = positions(&[("a.yml", "#@ x = 1\na: #@ x\n"), ("b.yml", "b: 2\n")]);
+    let (second, c) = positions(&[("c.yml", "---\n#@ x = 1\nc: #@ x\n")]);
     let named = |names: &ytt::yaml::FileNames, ps: &[ytt::yaml::Pos]| -> Vec<String> {
         ps.iter().map(|p| names.describe(p)).collect()
     };

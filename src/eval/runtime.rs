@@ -125,6 +125,8 @@ pub struct Runtime {
     pub gc: super::gc::LoopGc,
     /// `print()` output and warnings.
     pub messages: Messages,
+    /// The `@ytt:` modules the embedder registered.
+    pub modules: crate::modules::Modules,
     /// Whether `@ytt:math`'s warning was given (once per run).
     math_warned: std::cell::Cell<bool>,
 }

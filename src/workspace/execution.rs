@@ -17,9 +17,9 @@ use crate::diagnostic::{reword, Diagnostic};
 use crate::eval::exec::run_template;
 use crate::eval::runtime::{RootOutput, Runtime};
 use crate::files::{FileKind, InputFile};
+use crate::modules::overlay::EvalHost;
 use crate::overlay::{self, Host};
 use crate::schema::{FlagOrigin, Schema, Sources};
-use crate::stdlib::overlay::EvalHost;
 use crate::template::CompileOptions;
 use crate::yaml::{Doc, DocSet, Meta, Node};
 

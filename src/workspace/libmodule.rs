@@ -28,7 +28,7 @@ use crate::eval::fragment::{FragmentNode, YamlFragment};
 use crate::eval::runtime::runtime_of;
 use crate::eval::ystruct::YttStruct;
 use crate::files::FileKind;
-use crate::stdlib::overlay::EvalHost;
+use crate::modules::overlay::EvalHost;
 use crate::validations::ASSERT_VALIDATE;
 use crate::yaml::{Annotation, DocSet, Meta, Node};
 

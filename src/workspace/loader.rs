@@ -21,7 +21,7 @@ use crate::diagnostic::{reword, Reword as _};
 use crate::eval::exec::run_template;
 use crate::eval::runtime::{register_template, Runtime};
 use crate::files::{FileKind, InputFile};
-use crate::stdlib;
+use crate::modules;
 use crate::yaml::Node;
 
 /// What `@ytt:library` of a library can reach: its private libraries and the envelopes
@@ -83,7 +83,7 @@ impl<'a> LibraryEval<'a> {
             null_values_are_none: false,
             private_libs: RefCell::new(HashMap::new()),
             loading: RefCell::new(Vec::new()),
-            template_module: stdlib::build_module("template", register_template),
+            template_module: modules::build_module("template", register_template),
         }
     }
 
@@ -119,7 +119,8 @@ impl<'a> LibraryEval<'a> {
                 Ok(m)
             }
             "library" => library_module(self.scope.clone(), dir),
-            _ => stdlib::builtin_module(name).ok_or_else(|| {
+            "overlay" => Ok(modules::overlay_module()),
+            _ => self.rt.modules.get(name).ok_or_else(|| {
                 anyhow!(
                     "builtin ytt library does not have module '{name}' (hint: is it available in newer version of ytt?)"
                 )

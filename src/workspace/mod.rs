@@ -50,6 +50,10 @@ pub struct RenderOptions {
     pub disable_output_validation: bool,
     /// Where `print()` output and warnings go as they happen.
     pub messages: crate::eval::runtime::Messages,
+    /// The `@ytt:` modules templates may load besides the engine's own (`template`,
+    /// `data`, `library`, `overlay`): the standard library is the `ytt-stdlib` crate's
+    /// (`ytt_stdlib::modules()`). None by default.
+    pub modules: crate::modules::Modules,
     /// The bytes the process holds in large blocks, where the embedder's allocator counts
     /// them: loops collect garbage as these grow too (see `eval::gc`).
     pub held_bytes: Option<fn() -> usize>,
@@ -134,6 +138,7 @@ fn run(mut opts: RenderOptions, files: Vec<InputFile>) -> anyhow::Result<Rendere
     rt.sources = Sources::new(opts.names.clone());
     rt.aliases = opts.aliases.clone();
     rt.messages = opts.messages.clone();
+    rt.modules = opts.modules.clone();
     rt.gc.held = opts.held_bytes;
     let library = Arc::new(Library::root(&files));
     let settings = Settings {

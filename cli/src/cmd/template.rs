@@ -79,6 +79,7 @@ fn evaluate(opts: &Options, sources: Vec<SourceFile>) -> Result<RunOutput> {
         disable_values_validation: opts.data_values.disable_validation,
         disable_output_validation: opts.output.disable_validation,
         messages: stderr_messages(),
+        modules: ytt_stdlib::modules(),
         held_bytes: Some(crate::memory::counted),
     };
     let rendered = workspace::render_on_this_thread(render_opts, inputs)?;
@@ -127,6 +128,7 @@ fn schema_inspect(opts: &Options, inputs: Vec<InputFile>) -> Result<()> {
         disable_values_validation: true,
         disable_output_validation: true,
         messages: stderr_messages(),
+        modules: ytt_stdlib::modules(),
         held_bytes: Some(crate::memory::counted),
     };
     let rendered = workspace::render_on_this_thread(render_opts, inputs)?;

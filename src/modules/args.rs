@@ -160,7 +160,7 @@ pub fn error_message(e: &starlark::Error) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::stdlib::testutil::eval;
+    use crate::modules::testutil::eval;
 
     #[test]
     fn fail_message_shape() {

@@ -13,8 +13,8 @@ use starlark::values::tuple::{AllocTuple, UnpackTuple};
 use starlark::values::{Heap, NoSerialize, StarlarkPagable, StarlarkValue, Value};
 use starlark_derive::starlark_value;
 
-use super::common::check_positional;
-use super::common::string_arg;
+use ytt::modules::args::check_positional;
+use ytt::modules::args::string_arg;
 
 pub fn register(builder: &mut GlobalsBuilder) {
     builder.namespace("ip", members);
@@ -362,7 +362,7 @@ fn members(builder: &mut GlobalsBuilder) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stdlib::testutil::eval;
+    use crate::testutil::eval;
 
     fn norm(s: &str) -> String {
         parse_ip(s)

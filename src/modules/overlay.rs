@@ -291,7 +291,7 @@ fn one_arg<'v>(
     args: &[Value<'v>],
     kwargs: &SmallMap<String, Value<'v>>,
 ) -> anyhow::Result<Value<'v>> {
-    super::common::check_positional(fname, args, kwargs, 1, 1)?;
+    super::args::check_positional(fname, args, kwargs, 1, 1)?;
     Ok(args[0])
 }
 
@@ -471,7 +471,7 @@ impl Host for EvalHost<'_, '_, '_, '_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::stdlib::testutil::eval;
+    use crate::modules::testutil::eval;
 
     #[test]
     fn matchers_are_callable() {

@@ -16,8 +16,8 @@ use starlark::values::tuple::{TupleRef, UnpackTuple};
 use starlark::values::{Heap, NoSerialize, StarlarkPagable, StarlarkValue, Value};
 use starlark_derive::starlark_value;
 
-use super::common::check_positional;
-use super::common::string_arg;
+use ytt::modules::args::check_positional;
+use ytt::modules::args::string_arg;
 
 pub fn register(builder: &mut GlobalsBuilder) {
     builder.namespace("url", members);
@@ -825,7 +825,7 @@ fn members(builder: &mut GlobalsBuilder) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stdlib::testutil::eval;
+    use crate::testutil::eval;
 
     fn roundtrip(s: &str) -> String {
         match parse_url(s) {

@@ -94,7 +94,7 @@ fn module_members(builder: &mut GlobalsBuilder) {
 
 #[cfg(test)]
 mod tests {
-    use crate::stdlib::testutil::eval;
+    use crate::testutil::eval;
 
     #[test]
     fn make() {

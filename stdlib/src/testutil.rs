@@ -1,18 +1,24 @@
 //! Test helper: evaluates a Starlark snippet in which `load("@ytt:<name>", …)` resolves to
-//! this folder's modules (they are also available as globals).
+//! this crate's modules and the engine's `overlay` (they are also available as globals).
 
 use starlark::environment::{FrozenModule, GlobalsBuilder, Module};
 use starlark::eval::{Evaluator, FileLoader};
 use starlark::syntax::{AstModule, Dialect};
 
-use super::common::error_message;
+use ytt::modules::args::error_message;
 
 struct StdlibLoader;
 
 impl FileLoader for StdlibLoader {
     fn load(&self, path: &str) -> starlark::Result<FrozenModule> {
         path.strip_prefix("@ytt:")
-            .and_then(super::builtin_module)
+            .and_then(|name| match name {
+                "overlay" => Some(ytt::modules::build_module(
+                    name,
+                    ytt::modules::overlay::register,
+                )),
+                _ => crate::builtin_module(name),
+            })
             .ok_or_else(|| {
                 starlark::Error::new_other(anyhow::anyhow!("cannot find module '{path}'"))
             })
@@ -38,9 +44,10 @@ pub fn eval(code: &str) -> String {
         Err(e) => return format!("ERR {}", error_message(&e)),
     };
     let mut builder = GlobalsBuilder::standard();
-    for (_, register) in super::registry() {
+    for (_, register) in crate::registry() {
         builder = builder.with(*register);
     }
+    builder = builder.with(ytt::modules::overlay::register);
     let globals = builder.build();
     Module::with_temp_heap(|module| {
         module.frozen_heap().add_reference(globals.heap());

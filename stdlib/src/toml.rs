@@ -9,9 +9,9 @@ use starlark::starlark_module;
 use starlark::values::tuple::UnpackTuple;
 use starlark::values::{Heap, Value};
 
-use super::common::bind_params;
-use crate::eval::convert::{from_node, to_node};
-use crate::yaml::{Array, ArrayItem, Map, MapItem, Meta, Node};
+use ytt::eval::convert::{from_node, to_node};
+use ytt::modules::args::bind_params;
+use ytt::yaml::{Array, ArrayItem, Map, MapItem, Meta, Node};
 
 pub fn register(builder: &mut GlobalsBuilder) {
     builder.namespace("toml", toml_members);
@@ -348,7 +348,7 @@ impl Encoder {
 
 #[cfg(test)]
 mod tests {
-    use crate::stdlib::testutil::eval;
+    use crate::testutil::eval;
 
     #[test]
     fn encode() {

@@ -12,8 +12,8 @@ use starlark::values::float::StarlarkFloat;
 use starlark::values::tuple::UnpackTuple;
 use starlark::values::{UnpackValue, Value, ValueLike};
 
-use super::common::{bind_params, check_positional};
-use crate::eval::runtime::runtime_of;
+use ytt::eval::runtime::runtime_of;
+use ytt::modules::args::{bind_params, check_positional};
 
 pub const WARNING: &str = "Warning: a function from the @ytt:math module is used in this \
 invocation; this module does not guarantee bit-identical results across CPU architectures.";
@@ -457,7 +457,7 @@ fn members(builder: &mut GlobalsBuilder) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stdlib::testutil::eval;
+    use crate::testutil::eval;
 
     #[test]
     fn functions() {

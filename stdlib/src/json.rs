@@ -12,9 +12,9 @@ use starlark::starlark_module;
 use starlark::values::tuple::UnpackTuple;
 use starlark::values::{Heap, Value};
 
-use super::common::bind_params;
-use crate::eval::convert::{from_node, to_node};
-use crate::yaml::{Array, ArrayItem, Map, MapItem, Meta, Node};
+use ytt::eval::convert::{from_node, to_node};
+use ytt::modules::args::bind_params;
+use ytt::yaml::{Array, ArrayItem, Map, MapItem, Meta, Node};
 
 pub fn register(builder: &mut GlobalsBuilder) {
     builder.namespace("json", json_members);
@@ -34,7 +34,7 @@ fn json_members(builder: &mut GlobalsBuilder) {
         let indent = p.indent(1)?;
         let escape_html = p.bool_or(2, true)?;
         let node = to_node(value).map_err(|e| anyhow!("{f}: {e}"))?;
-        crate::yaml::emit::json_value(&node, indent, escape_html).map_err(|e| anyhow!("{f}: {e}"))
+        ytt::yaml::emit::json_value(&node, indent, escape_html).map_err(|e| anyhow!("{f}: {e}"))
     }
 
     /// Parses JSON text; objects become dicts with sorted keys.
@@ -403,7 +403,7 @@ impl Parser<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::stdlib::testutil::eval;
+    use crate::testutil::eval;
 
     #[test]
     fn encode() {

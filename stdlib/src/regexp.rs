@@ -10,8 +10,8 @@ use starlark::starlark_module;
 use starlark::values::tuple::UnpackTuple;
 use starlark::values::Value;
 
-use super::common::string_arg;
-use super::common::{check_positional, is_function};
+use ytt::modules::args::string_arg;
+use ytt::modules::args::{check_positional, is_function};
 
 pub fn register(builder: &mut GlobalsBuilder) {
     builder.namespace("regexp", members);
@@ -232,7 +232,7 @@ fn members(builder: &mut GlobalsBuilder) {
             let arg = eval.heap().alloc_str(m.as_str()).to_value();
             let r = eval
                 .eval_function(repl, &[arg], &[])
-                .map_err(|e| anyhow::anyhow!("{}", super::common::error_message(&e)))?;
+                .map_err(|e| anyhow::anyhow!("{}", ytt::modules::args::error_message(&e)))?;
             let Some(r) = r.unpack_str() else {
                 anyhow::bail!(
                     "{F}: expected replacement function to return a string, but was {}",
@@ -250,7 +250,7 @@ fn members(builder: &mut GlobalsBuilder) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stdlib::testutil::eval;
+    use crate::testutil::eval;
 
     #[test]
     fn matching() {

@@ -9,7 +9,7 @@ use starlark::starlark_module;
 use starlark::values::tuple::UnpackTuple;
 use starlark::values::Value;
 
-use super::common::{check_positional, string_arg};
+use ytt::modules::args::{check_positional, string_arg};
 
 pub fn register_md5(builder: &mut GlobalsBuilder) {
     builder.namespace("md5", md5_members);
@@ -47,7 +47,7 @@ fn hex_sum<D: Digest>(
 ) -> anyhow::Result<String> {
     check_positional(fname, args, kwargs, 1, 1)?;
     let s = string_arg(fname, args, 0)?;
-    Ok(hex(&D::digest(crate::bytestr::encode(s))))
+    Ok(hex(&D::digest(ytt::bytestr::encode(s))))
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -62,7 +62,7 @@ fn hex(bytes: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::stdlib::testutil::eval;
+    use crate::testutil::eval;
 
     #[test]
     fn sums() {
@@ -83,8 +83,8 @@ mod tests {
 
     #[test]
     fn bytes_that_are_not_utf8_are_summed_as_themselves() {
-        // "\xff" read from a file is carried as a private-use character (crate::bytestr)
-        let ff = crate::bytestr::decode(b"\xff").into_owned();
+        // "\xff" read from a file is carried as a private-use character (ytt::bytestr)
+        let ff = ytt::bytestr::decode(b"\xff").into_owned();
         let code = format!("md5.sum('{ff}') + ' ' + sha256.sum('{ff}')");
         assert_eq!(
             eval(&code),

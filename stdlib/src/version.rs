@@ -11,7 +11,7 @@ use starlark::values::none::NoneType;
 use starlark::values::tuple::UnpackTuple;
 use starlark::values::Value;
 
-use super::common::check_positional;
+use ytt::modules::args::check_positional;
 
 /// The ytt version this implementation stands for.
 pub const YTT_VERSION: &str = "0.50.0";
@@ -142,7 +142,7 @@ impl Semver {
 #[cfg(test)]
 mod tests {
     use super::Semver;
-    use crate::stdlib::testutil::eval;
+    use crate::testutil::eval;
 
     #[test]
     fn require_at_least() {

@@ -11,8 +11,8 @@ use starlark::starlark_module;
 use starlark::values::tuple::UnpackTuple;
 use starlark::values::Value;
 
-use super::common::check_positional;
-use super::common::string_arg;
+use ytt::modules::args::check_positional;
+use ytt::modules::args::string_arg;
 
 pub fn register(builder: &mut GlobalsBuilder) {
     builder.namespace("base64", members);
@@ -62,8 +62,8 @@ fn engine(o: &Options) -> GeneralPurpose {
 fn decode(s: &str, o: &Options) -> anyhow::Result<String> {
     let input: Vec<u8> = s.bytes().filter(|b| *b != b'\r' && *b != b'\n').collect();
     match engine(o).decode(&input) {
-        // bytes that are not UTF-8 are carried, not replaced (see `crate::bytestr`)
-        Ok(bytes) => Ok(crate::bytestr::decode_vec(bytes)),
+        // bytes that are not UTF-8 are carried, not replaced (see `ytt::bytestr`)
+        Ok(bytes) => Ok(ytt::bytestr::decode_vec(bytes)),
         Err(e) => {
             // Go reports the offset of the first offending input byte.
             let offset = match e {
@@ -90,7 +90,7 @@ fn members(builder: &mut GlobalsBuilder) {
         check_positional(F, &args.items, &SmallMap::new(), 1, 1)?;
         let s = string_arg(F, &args.items, 0)?;
         let o = options(F, &kwargs)?;
-        Ok(engine(&o).encode(crate::bytestr::encode(s)))
+        Ok(engine(&o).encode(ytt::bytestr::encode(s)))
     }
 
     /// Decodes a base64 string.
@@ -108,7 +108,7 @@ fn members(builder: &mut GlobalsBuilder) {
 
 #[cfg(test)]
 mod tests {
-    use crate::stdlib::testutil::eval;
+    use crate::testutil::eval;
 
     #[test]
     fn encode() {
@@ -130,7 +130,7 @@ mod tests {
             eval("base64.decode('w7_Dvj8-', url=True)"),
             "\u{ff}\u{fe}?>"
         );
-        // bytes that are not UTF-8 are kept (carried, see `crate::bytestr`), not replaced
+        // bytes that are not UTF-8 are kept (carried, see `ytt::bytestr`), not replaced
         assert_eq!(eval("base64.encode(base64.decode('gP8A'))"), "gP8A");
         assert_eq!(eval("len(base64.decode('gP8A'))"), "3");
         assert_eq!(

@@ -19,11 +19,11 @@ use starlark::values::{
 };
 use starlark_derive::starlark_value;
 
-use super::common::{check_positional, is_function};
-use crate::eval::convert::{from_node, from_node_struct, to_node};
-use crate::eval::runtime::names_of;
-use crate::eval::ystruct::YttStruct;
-use crate::typenames::starlark_go;
+use ytt::eval::convert::{from_node, from_node_struct, to_node};
+use ytt::eval::runtime::names_of;
+use ytt::eval::ystruct::YttStruct;
+use ytt::modules::args::{check_positional, is_function};
+use ytt::typenames::starlark_go;
 
 pub fn register(builder: &mut GlobalsBuilder) {
     builder.namespace("struct", struct_members);
@@ -163,7 +163,7 @@ fn struct_members(builder: &mut GlobalsBuilder) {
 
 #[cfg(test)]
 mod tests {
-    use crate::stdlib::testutil::eval;
+    use crate::testutil::eval;
 
     const SETUP: &str = r#"
 def _test4():
@@ -236,11 +236,11 @@ mod frozen_tests {
     use starlark::eval::{Evaluator, FileLoader};
     use starlark::syntax::{AstModule, Dialect};
 
-    use crate::stdlib::common::error_message;
+    use ytt::modules::args::error_message;
 
     fn globals() -> starlark::environment::Globals {
         let mut b = GlobalsBuilder::standard();
-        for (_, register) in crate::stdlib::registry() {
+        for (_, register) in crate::registry() {
             b = b.with(*register);
         }
         b.build()
@@ -250,7 +250,7 @@ mod frozen_tests {
     impl FileLoader for Lib {
         fn load(&self, path: &str) -> starlark::Result<FrozenModule> {
             match path.strip_prefix("@ytt:") {
-                Some(name) => crate::stdlib::builtin_module(name)
+                Some(name) => crate::builtin_module(name)
                     .ok_or_else(|| starlark::Error::new_other(anyhow::anyhow!("no module {path}"))),
                 None => Ok(self.0.clone()),
             }

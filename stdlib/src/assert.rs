@@ -5,7 +5,6 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-use crate::eval::runtime::{messages_of, names_of};
 use allocative::Allocative;
 use anyhow::{anyhow, bail};
 use starlark::any::ProvidesStaticType;
@@ -25,21 +24,22 @@ use starlark::values::{
     ValueLike,
 };
 use starlark_derive::starlark_value;
+use ytt::eval::runtime::{messages_of, names_of};
 
-use super::common::{check_positional, error_message, is_function};
-use crate::eval::convert::{from_node, scalar_value, sequence_items, to_node};
-use crate::eval::fragment::{FragmentNode, YamlFragment};
-use crate::eval::ystruct::struct_fields;
-use crate::typenames::starlark_go;
-use crate::validations::checks::{self, Number};
-use crate::validations::formats::Format;
-use crate::yaml::{Node, Pos};
+use ytt::eval::convert::{from_node, scalar_value, sequence_items, to_node};
+use ytt::eval::fragment::{FragmentNode, YamlFragment};
+use ytt::eval::ystruct::struct_fields;
+use ytt::modules::args::{check_positional, error_message, is_function};
+use ytt::typenames::starlark_go;
+use ytt::validations::checks::{self, Number};
+use ytt::validations::formats::Format;
+use ytt::yaml::{Node, Pos};
 
 pub fn register(builder: &mut GlobalsBuilder) {
     builder.namespace("assert", assert_members);
 }
 
-pub use crate::eval::error::LambdaError;
+pub use ytt::eval::error::LambdaError;
 
 fn lambda_fail(function: &'static str, msg: impl Into<String>) -> anyhow::Error {
     LambdaError {
@@ -310,7 +310,7 @@ fn check_added(kind: AssertKind, arg: Value, node: &Node) -> Result<(), String> 
         }
         AssertKind::Matches => {
             let pattern = text();
-            let re = crate::validations::re2::compile(&pattern)?;
+            let re = ytt::validations::re2::compile(&pattern)?;
             checks::matches(node, &re, &pattern)
         }
         AssertKind::Format => match Format::parse(&text()) {
@@ -354,7 +354,7 @@ fn make_added<'v>(
             AssertKind::StartsWith | AssertKind::EndsWith => a.unpack_str().is_some(),
             AssertKind::Matches => match a.unpack_str() {
                 Some(p) => {
-                    if let Err(e) = crate::validations::re2::compile(p) {
+                    if let Err(e) = ytt::validations::re2::compile(p) {
                         bail!("{f}: invalid regular expression {}: {e}", a.to_repr());
                     }
                     true
@@ -367,7 +367,7 @@ fn make_added<'v>(
                         bail!(
                             "{f}: unknown format {} (want one of: {})",
                             a.to_repr(),
-                            crate::validations::formats::NAMES.join(", ")
+                            ytt::validations::formats::NAMES.join(", ")
                         );
                     }
                     true
@@ -401,7 +401,7 @@ fn make_added<'v>(
 /// `str(v)` as the reference prints it (floats in Go's `%g` style).
 fn go_str(v: Value) -> String {
     match v.downcast_ref::<StarlarkFloat>() {
-        Some(f) => crate::yaml::emit::format_float_str(f.0),
+        Some(f) => ytt::yaml::emit::format_float_str(f.0),
         None => v.to_str(),
     }
 }
@@ -584,7 +584,7 @@ fn assert_members(builder: &mut GlobalsBuilder) {
                 starlark_go(func)
             );
         }
-        match crate::eval::runtime::call_catching(eval, func, &[]) {
+        match ytt::eval::runtime::call_catching(eval, func, &[]) {
             Ok(v) => Ok((v, Value::new_none())),
             Err(e) => {
                 let msg = error_message(&e);
@@ -776,10 +776,10 @@ fn assert_members(builder: &mut GlobalsBuilder) {
         };
         let value = args.items[1];
         let node = to_node(value).map_err(|e| anyhow!("{f}: {e:#}"))?;
-        let pos: Pos = crate::validations::call_site(eval);
+        let pos: Pos = ytt::validations::call_site(eval);
         let kwargs: Vec<(String, Value<'v>)> = kwargs.into_iter().collect();
         let report =
-            crate::validations::validate_value(eval, key, &node, &pos, &args.items[2..], &kwargs)
+            ytt::validations::validate_value(eval, key, &node, &pos, &args.items[2..], &kwargs)
                 .map_err(|e| anyhow!("{f}: {e:#}"))?;
         report.finish(&names_of(eval), &messages_of(eval))?;
         Ok(value)
@@ -799,11 +799,8 @@ fn assert_members(builder: &mut GlobalsBuilder) {
             bail!("{f}: expected a yamlfragment, but was {}", v.get_type());
         };
         let node = frag.node.clone();
-        let report = crate::validations::validate_fragment(
-            &node,
-            eval,
-            crate::validations::Subject::Fragment,
-        )?;
+        let report =
+            ytt::validations::validate_fragment(&node, eval, ytt::validations::Subject::Fragment)?;
         report.finish(&names_of(eval), &messages_of(eval))?;
         Ok(v)
     }
@@ -829,7 +826,7 @@ fn assert_members(builder: &mut GlobalsBuilder) {
 
 #[cfg(test)]
 mod tests {
-    use crate::stdlib::testutil::eval;
+    use crate::testutil::eval;
 
     #[test]
     fn arg_counts() {

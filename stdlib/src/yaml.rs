@@ -8,11 +8,11 @@ use starlark::starlark_module;
 use starlark::values::tuple::UnpackTuple;
 use starlark::values::{Heap, Value, ValueLike};
 
-use super::common::check_positional;
-use crate::eval::convert::{from_node, to_node};
-use crate::eval::fragment::{FragmentNode, YamlFragment};
-use crate::yaml::parser::{parse, ParseOptions};
-use crate::yaml::{FileId, Node};
+use ytt::eval::convert::{from_node, to_node};
+use ytt::eval::fragment::{FragmentNode, YamlFragment};
+use ytt::modules::args::check_positional;
+use ytt::yaml::parser::{parse, ParseOptions};
+use ytt::yaml::{FileId, Node};
 
 pub fn register(builder: &mut GlobalsBuilder) {
     builder.namespace("yaml", yaml_members);
@@ -94,12 +94,12 @@ pub fn emit_docs(docs: &[Node]) -> anyhow::Result<String> {
 
 /// One YAML document (without `---`), ending in a newline.
 fn emit_node(n: &Node) -> anyhow::Result<String> {
-    Ok(crate::yaml::emit::yaml_node(n))
+    Ok(ytt::yaml::emit::yaml_node(n))
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::stdlib::testutil::eval;
+    use crate::testutil::eval;
 
     #[test]
     fn arg_errors() {
@@ -141,9 +141,9 @@ mod more_tests {
     use starlark::environment::Module;
 
     use super::encode_value;
-    use crate::eval::fragment::{FragmentNode, YamlFragment};
-    use crate::stdlib::testutil::eval;
-    use crate::yaml::{Doc, DocSet, Map, MapItem, Meta, Node};
+    use crate::testutil::eval;
+    use ytt::eval::fragment::{FragmentNode, YamlFragment};
+    use ytt::yaml::{Doc, DocSet, Map, MapItem, Meta, Node};
 
     #[test]
     fn decode_shapes() {

@@ -1,0 +1,85 @@
+//! The `@ytt:` modules a run loads: the engine's own, which need the running library
+//! (`template`, `data` and `library` come from the workspace; `overlay` is here), and
+//! the ones the embedder registers in [`Modules`] — the command line and the playground
+//! register the standard library of the `ytt-stdlib` crate (`json`, `yaml`, `assert`, …).
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
+
+use starlark::environment::{FrozenModule, GlobalsBuilder, Module};
+
+pub mod args;
+pub mod overlay;
+#[cfg(test)]
+mod testutil;
+
+/// Adds a module's namespace (one symbol named after the module) to a globals builder.
+pub type Register = fn(&mut GlobalsBuilder);
+
+/// The `@ytt:` modules an embedder gives a run (`RenderOptions::modules`), by name.
+/// Cheap to clone: the frozen modules are shared.
+#[derive(Clone, Debug, Default)]
+pub struct Modules(Arc<BTreeMap<String, FrozenModule>>);
+
+impl Modules {
+    /// The same modules and `@ytt:<name>`, the namespace `register` defines (built
+    /// once, here). A name the engine provides itself cannot be replaced.
+    pub fn with(mut self, name: &str, register: Register) -> Modules {
+        if !ENGINE_MODULES.contains(&name) {
+            Arc::make_mut(&mut self.0).insert(name.to_owned(), build_module(name, register));
+        }
+        self
+    }
+
+    /// The frozen module `@ytt:<name>`.
+    pub fn get(&self, name: &str) -> Option<FrozenModule> {
+        self.0.get(name).cloned()
+    }
+
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.0.keys().map(String::as_str)
+    }
+}
+
+/// The modules the engine provides: they need the running library.
+pub const ENGINE_MODULES: &[&str] = &["data", "library", "overlay", "template"];
+
+/// `@ytt:overlay`, built once per process (its functions hold no state).
+pub(crate) fn overlay_module() -> FrozenModule {
+    static OVERLAY: OnceLock<FrozenModule> = OnceLock::new();
+    OVERLAY
+        .get_or_init(|| build_module("overlay", overlay::register))
+        .clone()
+}
+
+/// A frozen module holding the one namespace `name` that `register` defines.
+pub fn build_module(name: &str, register: Register) -> FrozenModule {
+    let globals = GlobalsBuilder::new().with(register).build();
+    Module::with_temp_heap(|module| {
+        module.frozen_heap().add_reference(globals.heap());
+        for (symbol, v) in globals.iter() {
+            if symbol == name {
+                module.set(name, v.to_value());
+            }
+        }
+        module.freeze()
+    })
+    .expect("freezing a module of native functions cannot fail")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_embedder_adds_modules_but_not_the_engines_own() {
+        let m = Modules::default()
+            .with("ip", overlay::register)
+            .with("overlay", overlay::register);
+        assert_eq!(m.names().collect::<Vec<_>>(), ["ip"]);
+        assert!(m.get("ip").is_some() && m.get("overlay").is_none());
+        // clones share the modules; adding to one leaves the other as it was
+        let more = m.clone().with("x", overlay::register);
+        assert_eq!((m.names().count(), more.names().count()), (1, 2));
+    }
+}

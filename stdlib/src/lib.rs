@@ -1,0 +1,73 @@
+//! The `@ytt:` standard library of ytt-rs: the modules that do not need the running
+//! library (`assert`, `json`, `yaml`, `toml`, `base64`, `md5`, `sha256`, `url`, `ip`,
+//! `regexp`, `math`, `version`, `struct`, `module`), registered into a run by whoever
+//! embeds the engine:
+//!
+//! ```no_run
+//! let opts = ytt::workspace::RenderOptions {
+//!     modules: ytt_stdlib::modules(),
+//!     ..Default::default()
+//! };
+//! ```
+//!
+//! The engine provides `template`, `data`, `library` and `overlay` itself.
+
+use std::sync::OnceLock;
+
+use ytt::modules::{Modules, Register};
+
+pub mod assert;
+mod base64;
+mod digest;
+mod ip;
+pub mod json;
+pub mod math;
+pub mod module;
+mod regexp;
+pub mod struct_;
+#[cfg(test)]
+mod testutil;
+pub mod toml;
+mod url;
+pub mod version;
+pub mod yaml;
+
+/// Every module of this crate: name → the function adding its namespace (one symbol
+/// named after the module) to a globals builder.
+pub fn registry() -> &'static [(&'static str, Register)] {
+    &[
+        ("assert", assert::register),
+        ("yaml", yaml::register),
+        ("struct", struct_::register),
+        ("module", module::register),
+        ("json", json::register),
+        ("toml", toml::register),
+        ("version", version::register),
+        ("base64", base64::register),
+        ("md5", digest::register_md5),
+        ("sha256", digest::register_sha256),
+        ("url", url::register),
+        ("ip", ip::register),
+        ("regexp", regexp::register),
+        ("math", math::register),
+    ]
+}
+
+/// Every module of this crate, built once per process (they hold no state).
+pub fn modules() -> Modules {
+    static MODULES: OnceLock<Modules> = OnceLock::new();
+    MODULES
+        .get_or_init(|| {
+            registry()
+                .iter()
+                .fold(Modules::default(), |m, (name, register)| {
+                    m.with(name, *register)
+                })
+        })
+        .clone()
+}
+
+/// The frozen module `@ytt:<name>` of this crate.
+pub fn builtin_module(name: &str) -> Option<starlark::environment::FrozenModule> {
+    modules().get(name)
+}
