@@ -44,6 +44,35 @@ pub struct Diagnostic {
     kind: Kind,
     location: Option<Location>,
     text: Arc<str>,
+    frames: Vec<Frame>,
+    violations: Vec<Violation>,
+}
+
+/// A template line a Starlark error went through.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Frame {
+    /// `<toplevel>`, or the function the line is in.
+    pub function: String,
+    pub location: Location,
+    /// The line's source text, as the report shows it.
+    pub source: String,
+}
+
+/// A value a validation rule rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// Where in the values or documents (`a.b[0]`, `(document)`).
+    pub path: String,
+    /// What the rule wanted (`a value >= 10`), or its custom message.
+    pub message: String,
+    /// What was found instead (`value < 10`), when the rule says.
+    pub found: Option<String>,
+    /// Where the value came from (none for a value computed in memory).
+    pub value: Option<Location>,
+    /// Where the rule was written.
+    pub rule: Option<Location>,
+    /// A `warn=True` rule: reported, not failed.
+    pub warning: bool,
 }
 
 impl Diagnostic {
@@ -52,7 +81,21 @@ impl Diagnostic {
             kind,
             location: None,
             text: Arc::from(text.into()),
+            frames: Vec::new(),
+            violations: Vec::new(),
         }
+    }
+
+    /// The same, with the template lines it went through (innermost first) after its own.
+    pub(crate) fn with_frames(mut self, frames: impl IntoIterator<Item = Frame>) -> Self {
+        self.frames.extend(frames);
+        self
+    }
+
+    /// The same, with the values validation rules rejected.
+    pub(crate) fn with_violations(mut self, violations: Vec<Violation>) -> Self {
+        self.violations = violations;
+        self
     }
 
     /// The same, located (no location when `location` names no file).
@@ -75,6 +118,18 @@ impl Diagnostic {
     /// The report, as the reference words it (what follows `ytt: Error: `).
     pub fn text(&self) -> &str {
         &self.text
+    }
+
+    /// The template lines a Starlark error went through, innermost first (through a
+    /// library's run or a loaded file: theirs, then the caller's).
+    pub fn frames(&self) -> &[Frame] {
+        &self.frames
+    }
+
+    /// The values validation rules rejected, in the order they were validated (with the
+    /// warnings of the same run).
+    pub fn violations(&self) -> &[Violation] {
+        &self.violations
     }
 
     /// The same failure, its text rewritten by a step around it.

@@ -188,3 +188,70 @@ fn a_failure_no_step_claims_is_other_and_its_text_is_unchanged() {
     let (kind, _) = located(&[("v.yml", bad_ref)]);
     assert_eq!(kind, Kind::Other);
 }
+
+#[test]
+fn an_evaluation_error_lists_the_lines_it_went_through() {
+    let def = "#@ def f():\n#@   return 1 + \"a\"\n#@ end\na: #@ f()\n";
+    let d = failure(&[("a.yml", def.as_bytes())]);
+    let frames: Vec<(&str, String, &str)> = (d.frames().iter())
+        .map(|f| {
+            (
+                f.function.as_str(),
+                f.location.to_string(),
+                f.source.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        frames,
+        [
+            ("f", "a.yml:2".to_owned(), "#@   return 1 + \"a\""),
+            ("<toplevel>", "a.yml:4".to_owned(), "a: #@ f()"),
+        ]
+    );
+    // through a library's run: the library's lines, then the caller's
+    let lib = format!("{LIBRARY}--- #@ template.replace(library.get(\"l\").eval())\n");
+    let d = failure(&[
+        ("m.yml", lib.as_bytes()),
+        ("_ytt_lib/l/t.yml", b"a: 1\nb: #@ [1][5]\n"),
+    ]);
+    let at: Vec<String> = d.frames().iter().map(|f| f.location.to_string()).collect();
+    assert_eq!(at, ["_ytt_lib/l/t.yml:2", "m.yml:3"]);
+    // a failure of no template line has none
+    assert!(failure(&[("a.yml", b"a: [\n")]).frames().is_empty());
+}
+
+#[test]
+fn a_validation_failure_lists_each_value_with_its_rule() {
+    let schema = "#@data/values-schema\n---\n\
+                  #@schema/validation min=10\n\
+                  port: 80\n\
+                  #@schema/validation (\"short\", lambda v: len(v) < 3, \"too long\")\n\
+                  name: \"\"\n\
+                  #@schema/validation min_len=2, warn=True\n\
+                  tag: \"\"\n";
+    let values = "#@data/values\n---\nport: 5\nname: abcd\ntag: x\n";
+    let d = failure(&[("s.yml", schema.as_bytes()), ("v.yml", values.as_bytes())]);
+    let got: Vec<_> = (d.violations().iter())
+        .map(|v| {
+            let at = |l: &Option<ytt::yaml::Location>| l.as_ref().map(|l| l.to_string());
+            (
+                v.path.as_str(),
+                v.message.as_str(),
+                at(&v.value),
+                at(&v.rule),
+                v.warning,
+            )
+        })
+        .collect();
+    let s = |x: &str| Some(x.to_owned());
+    assert_eq!(
+        got,
+        [
+            ("port", "a value >= 10", s("v.yml:3"), s("s.yml:3"), false),
+            ("name", "too long", s("v.yml:4"), s("s.yml:5"), false),
+            ("tag", "length >= 2", s("v.yml:5"), s("s.yml:7"), true),
+        ]
+    );
+    assert_eq!(d.violations()[0].found.as_deref(), Some("value < 10"));
+}

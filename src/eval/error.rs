@@ -13,7 +13,7 @@ use starlark::ErrorKind;
 
 use super::exec::dialect;
 use super::runtime::Runtime;
-use crate::diagnostic::{Diagnostic, Kind};
+use crate::diagnostic::{Diagnostic, Frame, Kind};
 use crate::overlay::OverlayError;
 use crate::template::CompiledTemplate;
 use crate::yaml::Pos;
@@ -50,23 +50,33 @@ pub fn message_text(e: &starlark::Error) -> String {
 /// An error that carries the diagnostic of a step below (a library's run, an overlay
 /// applied from code) keeps that step's kind and location, the innermost known.
 pub fn error_diagnostic(rt: &Runtime, e: &starlark::Error) -> Diagnostic {
-    let (text, at, is_static) = report(rt, e);
+    let Report {
+        text,
+        levels,
+        is_static,
+    } = report(rt, e);
+    let at = levels.first().map(|l| rt.names().locate(&l.at));
+    let frames = levels.into_iter().map(|l| Frame {
+        function: l.func,
+        location: rt.names().locate(&l.at),
+        source: l.src,
+    });
     if let Some(inner) = carried(rt, e).filter(|d| d.kind() != Kind::Other) {
         // located where the step below knows, else on the line that called it
-        return match (inner.location(), at) {
-            (None, Some(at)) => inner.at(rt.names().locate(&at)),
+        let inner = match (inner.location(), at) {
+            (None, Some(at)) => inner.at(at),
             _ => inner,
-        }
-        .reworded(|_| text);
+        };
+        return inner.with_frames(frames).reworded(|_| text);
     }
     let kind = if is_static {
         Kind::Template
     } else {
         Kind::Evaluation
     };
-    let d = Diagnostic::new(kind, text);
+    let d = Diagnostic::new(kind, text).with_frames(frames);
     match at {
-        Some(at) => d.at(rt.names().locate(&at)),
+        Some(at) => d.at(at),
         None => d,
     }
 }
@@ -87,13 +97,19 @@ fn carried(rt: &Runtime, e: &starlark::Error) -> Option<Diagnostic> {
 
 /// Formats an evaluation error as the reference does (the text after `ytt: Error: `).
 pub fn format_error(rt: &Runtime, e: &starlark::Error) -> String {
-    report(rt, e).0
+    report(rt, e).text
 }
 
-/// The reference's text of an evaluation error, the innermost template line it went
-/// through, and whether it is an error of the program itself (syntax, names) found
-/// before running it.
-fn report(rt: &Runtime, e: &starlark::Error) -> (String, Option<Pos>, bool) {
+/// An evaluation error as the reference reports it.
+struct Report {
+    text: String,
+    /// The template lines it went through, innermost first.
+    levels: Vec<Level>,
+    /// An error of the program itself (syntax, names), found before running it.
+    is_static: bool,
+}
+
+fn report(rt: &Runtime, e: &starlark::Error) -> Report {
     let raw = kind_message(e.kind());
     let message = missing_symbol(&raw)
         .and_then(|name| Some(not_found(name, &load_module(rt, e)?)))
@@ -137,7 +153,11 @@ fn report(rt: &Runtime, e: &starlark::Error) -> (String, Option<Pos>, bool) {
             out.push_str(r);
         }
     }
-    (out, levels.first().map(|l| l.at.clone()), is_static)
+    Report {
+        text: out,
+        levels,
+        is_static,
+    }
 }
 
 /// A static error of a template (found after parsing, before running it), reported as

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use crate::diagnostic::{Diagnostic, Kind};
+use crate::diagnostic::{self, Diagnostic, Kind};
 
 use super::rules::Violation;
 use crate::eval::runtime::Messages;
@@ -113,12 +113,38 @@ impl Report {
             return Ok(());
         };
         // located on the first value a rule rejected
-        let d = Diagnostic::new(Kind::Validation, text);
+        let d = Diagnostic::new(Kind::Validation, text).with_violations(self.violations(names));
         Err(match self.errors.iter().find_map(|e| e.from.as_ref()) {
             Some(from) => d.at(names.locate(from)),
             None => d,
         }
         .into())
+    }
+}
+
+impl Report {
+    /// Every violation, errors then warnings, each with where its value and its rule are.
+    fn violations(&self, names: &FileNames) -> Vec<diagnostic::Violation> {
+        let known = |p: &Pos| p.is_known().then(|| names.locate(p));
+        let errors = self.errors.iter().map(|e| (e, false));
+        let warnings = self.warnings.iter().map(|e| (e, true));
+        errors
+            .chain(warnings)
+            .flat_map(|(e, warning)| {
+                e.violations.iter().map(move |v| diagnostic::Violation {
+                    path: e.path.clone(),
+                    message: match (&v.message, v.rule_error) {
+                        (Some(m), _) => m.clone(),
+                        (None, true) => format!("rule error: {}", v.desc),
+                        (None, false) => v.desc.clone(),
+                    },
+                    found: v.found.clone(),
+                    value: e.from.as_ref().and_then(known),
+                    rule: known(&v.by),
+                    warning,
+                })
+            })
+            .collect()
     }
 }
 
