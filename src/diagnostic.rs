@@ -174,6 +174,16 @@ impl fmt::Display for Diagnostic {
 
 impl std::error::Error for Diagnostic {}
 
+/// `text` with every line indented by `n` spaces: how a step nests the report of the
+/// step below it in its own.
+pub fn indent(text: &str, n: usize) -> String {
+    let pad = " ".repeat(n);
+    text.lines()
+        .map(|l| format!("{pad}{l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// Rewording an error while keeping the diagnostic it carries.
 pub(crate) trait Reword<T> {
     /// The error's text rewritten by `f`, which is given the error; its diagnostic's

@@ -13,7 +13,7 @@ use super::loader::{LibraryEval, Scope};
 use super::refs::{parse_ref, Envelope, Payload, RefSegment};
 use super::values::{self, CliValues};
 use super::{OutputContent, OutputFile};
-use crate::diagnostic::{reword, Diagnostic};
+use crate::diagnostic::{indent, reword, Diagnostic};
 use crate::eval::exec::run_template;
 use crate::eval::runtime::{RootOutput, Runtime};
 use crate::files::{FileKind, InputFile};
@@ -633,12 +633,4 @@ pub fn cli_envelopes(cli: Vec<CliValues>) -> anyhow::Result<Vec<Envelope>> {
 fn strip_overlay_annotations(mut n: Node) -> Node {
     n.retain_annotations(&|a| !overlay::is_overlay_annotation(a));
     n
-}
-
-fn indent(text: &str, n: usize) -> String {
-    let pad = " ".repeat(n);
-    text.lines()
-        .map(|l| format!("{pad}{l}"))
-        .collect::<Vec<_>>()
-        .join("\n")
 }

@@ -2,10 +2,12 @@
 
 use std::sync::Arc;
 
-use anyhow::bail;
+use anyhow::{anyhow, bail};
 
+use crate::diagnostic::indent;
 use crate::overlay::OverlayError;
 use crate::template::annotations::annotations_of;
+use crate::yaml::parser::ParseOptions;
 use crate::yaml::{Doc, DocSet, FileNames, Map, MapItem, Meta, Node, Pos};
 
 pub const DATA_VALUES: &str = "data/values";
@@ -62,6 +64,137 @@ impl CliValues {
             }
         }
     }
+
+    /// `-v [@lib:]a.b=value`: the value as a string.
+    pub fn from_kv(kv: &str) -> anyhow::Result<CliValues> {
+        let (library, path, value) = split_kv(kv)?;
+        Ok(CliValues::KeyValue {
+            library,
+            path,
+            value: Node::Str(value.into()),
+            source: "(data-value arg)".into(),
+            line: kv.to_owned(),
+        })
+    }
+
+    /// `--data-value-yaml [@lib:]a.b=value`: the value read as YAML, positioned in the
+    /// run's file `names`.
+    pub fn from_kv_yaml(
+        kv: &str,
+        opts: &ParseOptions,
+        names: &FileNames,
+    ) -> anyhow::Result<CliValues> {
+        let (library, path, value) = split_kv(kv)?;
+        let source = "(data-value-yaml arg)";
+        let value = yaml_value(value, source, opts, names).map_err(|e| {
+            anyhow!(
+                "Extracting data value from KV:\n  Deserializing value for key '{}':\n{}",
+                path.join("."),
+                indent(&format!("Deserializing YAML value: {e:#}"), 4)
+            )
+        })?;
+        Ok(CliValues::KeyValue {
+            library,
+            path,
+            value,
+            source: source.into(),
+            line: kv.to_owned(),
+        })
+    }
+
+    /// A `--data-values-file` (`path`, as given or found in a directory given): its
+    /// documents, each a plain YAML document of values (comments only: none), positioned
+    /// in the run's file `names` under the file's name.
+    pub fn from_values_file(
+        path: &str,
+        bytes: Vec<u8>,
+        library: Option<&str>,
+        opts: &ParseOptions,
+        names: &FileNames,
+    ) -> anyhow::Result<Vec<CliValues>> {
+        // messages name the file without its directories (a path that names none: as given)
+        let file_name = std::path::Path::new(path).file_name();
+        let display = file_name.map_or(path.into(), |n| n.to_string_lossy());
+        let display = display.as_ref();
+        let text = String::from_utf8(bytes)
+            .map_err(|_| anyhow!("Reading data values file '{display}': not valid UTF-8"))?;
+        let ds = crate::yaml::pieces::parse_text(&text, names.id(display), opts)
+            .map_err(|e| anyhow!("Unmarshaling YAML data values file '{display}': {e}"))?;
+        if crate::template::is_templated(&ds) {
+            bail!(
+                "Checking data values file '{path}':\n  Expected to be plain YAML, having no annotations (hint: remove comments starting with `#@`)"
+            );
+        }
+        let text: Arc<str> = Arc::from(text.as_str());
+        // documents with nothing in them (only comments) contribute nothing
+        Ok((ds.docs.into_iter())
+            .filter(|d| !d.value.is_null())
+            .map(|doc| CliValues::Plain {
+                library: library.map(str::to_owned),
+                doc: plain(doc.value),
+                source: display.to_owned(),
+                text: text.clone(),
+            })
+            .collect())
+    }
+}
+
+/// `[@lib:]rest`: the library selector, if any, and the rest.
+pub fn split_library(s: &str) -> anyhow::Result<(Option<String>, &str)> {
+    if !s.starts_with('@') {
+        return Ok((None, s));
+    }
+    match s.split_once(':') {
+        Some((lib, rest)) => Ok((Some(lib.to_owned()), rest)),
+        None => bail!("Expected library ref to end with ':' in '{s}'"),
+    }
+}
+
+/// `[@lib:]a.b.c=value`: the library selector, the key path and the value's text.
+pub fn split_kv(kv: &str) -> anyhow::Result<(Option<String>, Vec<String>, &str)> {
+    let err = |msg: String| anyhow!("Extracting data value from KV:\n  {msg}");
+    let Some((key, value)) = kv.split_once('=') else {
+        return Err(err(format!("Expected format key=value, but was '{kv}'")));
+    };
+    let (library, key) = if key.starts_with('@') {
+        split_library(key).map_err(|e| err(e.to_string()))?
+    } else {
+        (None, key)
+    };
+    if key.contains(':') {
+        return Err(err(format!(
+            "Expected at most one library-key separator ':' in '{}'",
+            kv.split_once('=').map_or(kv, |(k, _)| k)
+        )));
+    }
+    if key.is_empty() {
+        return Err(err(format!("Expected key to be non-empty in '{kv}'")));
+    }
+    Ok((library, key.split('.').map(str::to_owned).collect(), value))
+}
+
+/// A value given as YAML text on the command line (its first document, plain), named
+/// `source` in positions.
+pub fn yaml_value(
+    text: &str,
+    source: &str,
+    opts: &ParseOptions,
+    names: &FileNames,
+) -> anyhow::Result<Node> {
+    let ds =
+        crate::yaml::parser::parse(text, names.id(source), opts).map_err(|e| anyhow!("{e}"))?;
+    Ok(ds
+        .docs
+        .into_iter()
+        .next()
+        .map(|d| plain(d.value))
+        .unwrap_or(Node::Null))
+}
+
+/// Plain YAML given as values: a repeated key keeps its last value.
+fn plain(mut n: Node) -> Node {
+    crate::yaml::parser::dedup_last_wins_deep(&mut n);
+    n
 }
 
 /// Whether a parsed document is annotated `@data/values` (read from its comments, before
@@ -287,6 +420,45 @@ mod tests {
                 ),
                 ("e", Node::Bool(true))
             ])
+        );
+    }
+
+    #[test]
+    fn splits_key_values_with_library_selectors() {
+        let (lib, path, v) = split_kv("@lib:a.b=c=d").unwrap();
+        assert_eq!(lib.as_deref(), Some("@lib"));
+        assert_eq!(path, vec!["a", "b"]);
+        assert_eq!(v, "c=d");
+        let err = split_kv("i:nt=124").unwrap_err().to_string();
+        assert!(err.contains("Expected at most one library-key separator ':' in 'i:nt'"));
+        assert!(split_kv("novalue").is_err() && split_kv("=x").is_err());
+    }
+
+    #[test]
+    fn a_values_file_is_named_by_its_file_name_and_must_be_plain() {
+        let names = FileNames::default();
+        let opts = ParseOptions::default();
+        let read = |path: &str, text: &str| {
+            CliValues::from_values_file(path, text.as_bytes().to_vec(), None, &opts, &names)
+        };
+        let docs = read("dir/v.yml", "a: 1\n---\n# nothing\n---\nb: 2\n").unwrap();
+        assert_eq!(
+            docs.len(),
+            2,
+            "a document of comments only contributes nothing"
+        );
+        assert!(docs.iter().all(|d| d.source() == "v.yml"));
+        let err = read("dir/v.yml", "#@ x = 1\na: 1\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("Checking data values file 'dir/v.yml':"),
+            "{err}"
+        );
+        let err = read("dir/v.yml", "a: [\n").unwrap_err().to_string();
+        assert!(
+            err.starts_with("Unmarshaling YAML data values file 'v.yml': yaml:"),
+            "{err}"
         );
     }
 

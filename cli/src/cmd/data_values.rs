@@ -3,14 +3,15 @@
 //! in the reference's precedence order: by flag kind, not by position.
 
 use std::path::Path;
-use std::sync::Arc;
 
 use anyhow::{anyhow, bail, Result};
 
 use super::options::DataValuesOptions;
 use crate::files::{self, SourceOptions};
+use ytt::diagnostic::indent;
+use ytt::workspace::values::{split_kv, split_library, yaml_value};
 use ytt::workspace::CliValues;
-use ytt::yaml::parser::{parse, ParseOptions};
+use ytt::yaml::parser::ParseOptions;
 use ytt::yaml::{FileNames, Node};
 
 /// The data values of the command line. Files are read under the rules of every input
@@ -38,31 +39,10 @@ pub fn cli_values(
         out.extend(env_values(p, true, yaml, names)?);
     }
     for kv in &opts.kv_strings {
-        let (library, path, value) = split_kv(kv)?;
-        out.push(CliValues::KeyValue {
-            library,
-            path,
-            value: Node::Str(value.into()),
-            source: "(data-value arg)".into(),
-            line: kv.clone(),
-        });
+        out.push(CliValues::from_kv(kv)?);
     }
     for kv in &opts.kv_yamls {
-        let (library, path, value) = split_kv(kv)?;
-        let value = yaml_value(value, "(data-value-yaml arg)", yaml, names).map_err(|e| {
-            anyhow!(
-                "Extracting data value from KV:\n  Deserializing value for key '{}':\n{}",
-                path.join("."),
-                indent(&format!("Deserializing YAML value: {e:#}"), 4)
-            )
-        })?;
-        out.push(CliValues::KeyValue {
-            library,
-            path,
-            value,
-            source: "(data-value-yaml arg)".into(),
-            line: kv.clone(),
-        });
+        out.push(CliValues::from_kv_yaml(kv, yaml, names)?);
     }
     for kv in &opts.kv_files {
         let (library, path, file) = split_kv(kv)?;
@@ -78,50 +58,6 @@ pub fn cli_values(
         });
     }
     Ok(out)
-}
-
-/// `[@lib:]rest`: the library selector, if any, and the rest.
-fn split_library(s: &str) -> Result<(Option<String>, &str)> {
-    if !s.starts_with('@') {
-        return Ok((None, s));
-    }
-    match s.split_once(':') {
-        Some((lib, rest)) => Ok((Some(lib.to_owned()), rest)),
-        None => bail!("Expected library ref to end with ':' in '{s}'"),
-    }
-}
-
-/// `[@lib:]a.b.c=value`.
-fn split_kv(kv: &str) -> Result<(Option<String>, Vec<String>, &str)> {
-    let err = |msg: String| anyhow!("Extracting data value from KV:\n  {msg}");
-    let Some((key, value)) = kv.split_once('=') else {
-        return Err(err(format!("Expected format key=value, but was '{kv}'")));
-    };
-    let (library, key) = if key.starts_with('@') {
-        split_library(key).map_err(|e| err(e.to_string()))?
-    } else {
-        (None, key)
-    };
-    if key.contains(':') {
-        return Err(err(format!(
-            "Expected at most one library-key separator ':' in '{}'",
-            kv.split_once('=').map_or(kv, |(k, _)| k)
-        )));
-    }
-    if key.is_empty() {
-        return Err(err(format!("Expected key to be non-empty in '{kv}'")));
-    }
-    Ok((library, key.split('.').map(str::to_owned).collect(), value))
-}
-
-fn yaml_value(text: &str, source: &str, yaml: &ParseOptions, names: &FileNames) -> Result<Node> {
-    let ds = parse(text, names.id(source), yaml).map_err(|e| anyhow!("{e}"))?;
-    Ok(ds
-        .docs
-        .into_iter()
-        .next()
-        .map(|d| plain(d.value))
-        .unwrap_or(Node::Null))
 }
 
 fn read_path(path: &str, sources: &SourceOptions) -> Result<Vec<u8>> {
@@ -165,42 +101,15 @@ fn values_file(
     }
     let mut out = Vec::new();
     for (name, bytes) in inputs {
-        let display = Path::new(&name)
-            .file_name()
-            .map_or(name.clone(), |n| n.to_string_lossy().into_owned());
-        let text = String::from_utf8(bytes)
-            .map_err(|_| anyhow!("Reading data values file '{display}': not valid UTF-8"))?;
-        let ds = ytt::yaml::pieces::parse_text(&text, names.id(&display), yaml)
-            .map_err(|e| anyhow!("Unmarshaling YAML data values file '{display}': {e}"))?;
-        if ytt::template::is_templated(&ds) {
-            bail!(
-                "Checking data values file '{name}':\n  Expected to be plain YAML, having no annotations (hint: remove comments starting with `#@`)"
-            );
-        }
-        // documents with nothing in them (only comments) contribute nothing
-        for doc in ds.docs.into_iter().filter(|d| !d.value.is_null()) {
-            out.push(CliValues::Plain {
-                library: library.clone(),
-                doc: plain(doc.value),
-                source: display.clone(),
-                text: Arc::from(text.as_str()),
-            });
-        }
+        out.extend(CliValues::from_values_file(
+            &name,
+            bytes,
+            library.as_deref(),
+            yaml,
+            names,
+        )?);
     }
     Ok(out)
-}
-
-fn indent(text: &str, n: usize) -> String {
-    let pad = " ".repeat(n);
-    text.lines()
-        .map(|l| format!("{pad}{l}"))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-fn plain(mut n: Node) -> Node {
-    ytt::yaml::parser::dedup_last_wins_deep(&mut n);
-    n
 }
 
 /// `--data-values-env[-yaml] [@lib:]PREFIX`: variables `PREFIX_a__b=value`.
@@ -250,19 +159,4 @@ fn env_values(
         });
     }
     Ok(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn splits_key_values_with_library_selectors() {
-        let (lib, path, v) = split_kv("@lib:a.b=c=d").unwrap();
-        assert_eq!(lib.as_deref(), Some("@lib"));
-        assert_eq!(path, vec!["a", "b"]);
-        assert_eq!(v, "c=d");
-        let err = split_kv("i:nt=124").unwrap_err().to_string();
-        assert!(err.contains("Expected at most one library-key separator ':' in 'i:nt'"));
-    }
 }
