@@ -3,11 +3,20 @@
 //! `regexp`, `math`, `version`, `struct`, `module`), registered into a run by whoever
 //! embeds the engine:
 //!
-//! ```no_run
-//! let opts = ytt::workspace::RenderOptions {
+//! ```
+//! use ytt::{render, InputFile, OutputContent, RenderOptions};
+//!
+//! let template = b"#@ load(\"@ytt:json\", \"json\")\nconfig: #@ json.encode({\"port\": 8080})\n";
+//! let opts = RenderOptions {
 //!     modules: ytt_stdlib::modules(),
-//!     ..Default::default()
+//!     ..RenderOptions::default()
 //! };
+//! let rendered = render(opts, vec![InputFile::new("app.yml", template.to_vec())])?;
+//! let OutputContent::Yaml(docs) = &rendered.outputs[0].content else { unreachable!() };
+//! let mut out = String::new();
+//! ytt::yaml::emit::yaml_docset(docs, &mut out);
+//! assert_eq!(out, "config: '{\"port\":8080}'\n");
+//! # Ok::<(), ytt::Diagnostic>(())
 //! ```
 //!
 //! The engine provides `template`, `data`, `library` and `overlay` itself.
