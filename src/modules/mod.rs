@@ -17,23 +17,38 @@ mod testutil;
 pub type Register = fn(&mut GlobalsBuilder);
 
 /// The `@ytt:` modules an embedder gives a run (`RenderOptions::modules`), by name.
-/// Cheap to clone: the frozen modules are shared.
+/// Cheap to clone; clones share the modules, each built the first time a run loads it (a
+/// run that loads none, `a: 1`, builds none).
 #[derive(Clone, Debug, Default)]
-pub struct Modules(Arc<BTreeMap<String, FrozenModule>>);
+pub struct Modules(Arc<BTreeMap<String, Arc<Entry>>>);
+
+#[derive(Debug)]
+struct Entry {
+    register: Register,
+    built: OnceLock<FrozenModule>,
+}
 
 impl Modules {
-    /// The same modules and `@ytt:<name>`, the namespace `register` defines (built
-    /// once, here). A name the engine provides itself cannot be replaced.
+    /// The same modules and `@ytt:<name>`, the namespace `register` defines. A name the
+    /// engine provides itself cannot be replaced.
     pub fn with(mut self, name: &str, register: Register) -> Modules {
         if !ENGINE_MODULES.contains(&name) {
-            Arc::make_mut(&mut self.0).insert(name.to_owned(), build_module(name, register));
+            let entry = Entry {
+                register,
+                built: OnceLock::new(),
+            };
+            Arc::make_mut(&mut self.0).insert(name.to_owned(), Arc::new(entry));
         }
         self
     }
 
-    /// The frozen module `@ytt:<name>`.
+    /// The frozen module `@ytt:<name>`, built on first use.
     pub fn get(&self, name: &str) -> Option<FrozenModule> {
-        self.0.get(name).cloned()
+        let entry = self.0.get(name)?;
+        let built = entry
+            .built
+            .get_or_init(|| build_module(name, entry.register));
+        Some(built.clone())
     }
 
     pub fn names(&self) -> impl Iterator<Item = &str> {
@@ -77,7 +92,12 @@ mod tests {
             .with("ip", overlay::register)
             .with("overlay", overlay::register);
         assert_eq!(m.names().collect::<Vec<_>>(), ["ip"]);
+        // built when first loaded, once for every clone
+        let built = |m: &Modules| m.0["ip"].built.get().is_some();
+        let copy = m.clone();
+        assert!(!built(&m));
         assert!(m.get("ip").is_some() && m.get("overlay").is_none());
+        assert!(built(&m) && built(&copy));
         // clones share the modules; adding to one leaves the other as it was
         let more = m.clone().with("x", overlay::register);
         assert_eq!((m.names().count(), more.names().count()), (1, 2));

@@ -62,7 +62,8 @@ pub fn registry() -> &'static [(&'static str, Register)] {
     ]
 }
 
-/// Every module of this crate, built once per process (they hold no state).
+/// Every module of this crate, each built once per process when a run first loads it
+/// (they hold no state).
 pub fn modules() -> Modules {
     static MODULES: OnceLock<Modules> = OnceLock::new();
     MODULES
