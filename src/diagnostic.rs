@@ -156,8 +156,9 @@ impl Diagnostic {
     }
 
     /// The diagnostic of a run's error: its text as the command line prints it, with the
-    /// kind and location of the diagnostic it carries (none: [`Kind::Other`]).
-    pub(crate) fn from_error(e: anyhow::Error) -> Diagnostic {
+    /// kind and location of the diagnostic it carries (none: [`Kind::Other`]). Public for
+    /// an embedder's own steps around a run (reading data-value flags, say).
+    pub fn from_error(e: anyhow::Error) -> Diagnostic {
         let text = format!("{e:#}");
         match Diagnostic::of(&e) {
             Some(d) => d.reworded(|_| text),

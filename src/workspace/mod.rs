@@ -19,7 +19,7 @@ use crate::schema::export::SchemaExport;
 use crate::schema::Sources;
 use crate::template::CompileOptions;
 use crate::yaml::parser::AliasBudget;
-use crate::yaml::{DocSet, FileNames, Node};
+use crate::yaml::{Doc, DocSet, FileNames, Meta, Node};
 use execution::{LibraryInputs, Settings};
 use library::Library;
 pub use values::CliValues;
@@ -88,6 +88,32 @@ pub enum OutputContent {
     /// A Starlark file given for output, evaluated for its effects: it produces nothing,
     /// and `--output-files` refuses it as the reference does (`Unknown file type`).
     Starlark,
+}
+
+/// What a run prints on standard output: every YAML output's documents, in output order;
+/// and the text outputs, which never go there (the command line warns of them; an output
+/// directory gets them).
+pub fn stdout_documents(outputs: Vec<OutputFile>) -> (DocSet, Vec<(String, String)>) {
+    let mut docs = DocSet::default();
+    let mut texts = Vec::new();
+    for f in outputs {
+        match f.content {
+            OutputContent::Yaml(ds) => docs.docs.extend(ds.docs),
+            OutputContent::Text(s) => texts.push((f.rel_path, s)),
+            OutputContent::Starlark => {}
+        }
+    }
+    (docs, texts)
+}
+
+/// The document `--data-values-inspect` prints: none for no data values (null or an
+/// empty map), like any empty document.
+pub fn data_values_documents(values: Node) -> DocSet {
+    let doc = Doc::new(values, Meta::default());
+    DocSet {
+        docs: if doc.is_empty() { vec![] } else { vec![doc] },
+        meta: Meta::default(),
+    }
 }
 
 /// The stack a run gets (reserved, not committed): templates, values and trees nest up to

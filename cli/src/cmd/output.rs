@@ -10,8 +10,8 @@ use anyhow::{anyhow, bail, Result};
 use super::options::{OutputFormat, OutputOptions};
 use crate::files::outdir::OutputDirectory;
 use ytt::files::bulk::bulk_out_json;
-use ytt::workspace::{OutputContent, OutputFile};
-use ytt::yaml::{emit, Doc, DocSet, FileNames, Meta};
+use ytt::workspace::{self, OutputContent, OutputFile};
+use ytt::yaml::{emit, DocSet, FileNames};
 
 /// The warning printed to stderr when text outputs exist but output goes to stdout.
 pub const NON_YAML_WARNING: &str = "\nWarning: Found Non-YAML templates in input. Non-YAML templates are not rendered to standard output.\nIf you want to include those results, use the --output-files or --dangerous-emptied-output-directory flag.\n";
@@ -47,12 +47,9 @@ impl RunOutput {
         }
     }
 
-    pub fn from_docs(docs: Vec<Doc>, names: FileNames) -> RunOutput {
+    pub fn from_docs(docs: DocSet, names: FileNames) -> RunOutput {
         RunOutput {
-            produced: Produced::Docs(DocSet {
-                docs,
-                meta: Meta::default(),
-            }),
+            produced: Produced::Docs(docs),
             names,
         }
     }
@@ -70,16 +67,8 @@ impl RunOutput {
         match self.produced {
             Produced::Docs(ds) => (ds, false),
             Produced::Files(files) => {
-                let mut docs = DocSet::default();
-                let mut has_text = false;
-                for f in files {
-                    match f.content {
-                        OutputContent::Yaml(ds) => docs.docs.extend(ds.docs),
-                        OutputContent::Text(_) => has_text = true,
-                        OutputContent::Starlark => {}
-                    }
-                }
-                (docs, has_text)
+                let (docs, texts) = workspace::stdout_documents(files);
+                (docs, !texts.is_empty())
             }
         }
     }
@@ -192,7 +181,7 @@ fn emit_yaml(ds: &DocSet) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ytt::yaml::Node;
+    use ytt::yaml::{Doc, Meta, Node};
 
     fn yaml_file(name: &str, docs: Vec<Node>) -> OutputFile {
         OutputFile {

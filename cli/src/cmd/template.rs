@@ -84,9 +84,7 @@ fn evaluate(opts: &Options, sources: Vec<SourceFile>) -> Result<RunOutput> {
     };
     let rendered = workspace::render_on_this_thread(render_opts, inputs)?;
     if let Some(values) = rendered.data_values {
-        // no data values (null or an empty map) print nothing, like any empty document
-        let doc = Doc::new(values, Meta::default());
-        let docs = if doc.is_empty() { vec![] } else { vec![doc] };
+        let docs = workspace::data_values_documents(values);
         return Ok(RunOutput::from_docs(docs, rendered.names));
     }
     Ok(RunOutput::from_files(rendered.outputs, rendered.names))
@@ -172,8 +170,12 @@ fn files_inspect(inputs: &[InputFile]) -> RunOutput {
             meta: Meta::default(),
         })
         .collect();
+    let doc = Doc::new(Node::Array(Array { items }), Meta::default());
     RunOutput::from_docs(
-        vec![Doc::new(Node::Array(Array { items }), Meta::default())],
+        DocSet {
+            docs: vec![doc],
+            meta: Meta::default(),
+        },
         FileNames::default(),
     )
 }
