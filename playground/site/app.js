@@ -359,12 +359,14 @@ function drawMarks() {
     }
     if (m.message) messages.set(m.line, [...(messages.get(m.line) ?? []), m.message]);
   }
+  const text = $("text").value.split("\n");
   for (const [line, texts] of messages) {
     const box = document.createElement("div");
     box.className = "mark-message";
     box.dataset.line = line;
-    box.style.top = `${PAD_PX + line * LINE_PX}px`;
-    box.textContent = texts.join("\n");
+    box.style.top = `${PAD_PX + (line - 1) * LINE_PX}px`;
+    box.style.left = `${PAD_PX + ((text[line - 1] ?? "").length + 3) * cw}px`;
+    box.textContent = texts.join(" · ").replaceAll("\n", " ");
     layer.append(box);
   }
   layoutEditor();
@@ -505,7 +507,7 @@ function loadExample(name) {
   const ex = state.examples.find((e) => e.name === name) ?? state.examples[0];
   $("example").value = ex.name;
   history.replaceState(null, "", `#example=${encodeURIComponent(ex.name)}`);
-  load(ex);
+  load(ex, ex.open);
 }
 
 function toBase64Url(bytes) {

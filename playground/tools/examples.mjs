@@ -15,9 +15,10 @@ function walk(dir, prefix = "") {
 }
 
 const manifest = JSON.parse(readFileSync("playground/examples.json", "utf8"));
-const examples = manifest.map(({ name, title, dir, files, options }) => ({
+const examples = manifest.map(({ name, title, dir, files, options, open }) => ({
   name,
   title,
+  open,
   files: (files ?? walk(dir)).map((path) => ({ path, text: readFileSync(join(dir, path), "utf8") })),
   options: options ?? {},
 }));
