@@ -491,6 +491,7 @@ function load({ files, options: opts }, active = null) {
   state.result = null;
   state.focus = null;
   state.shownError = null;
+  $("share-url").hidden = true;
   setOptions(opts);
   sortFiles();
   const first = active ?? state.files.find((f) => !f.path.endsWith(".star"))?.path ?? state.files[0]?.path;
