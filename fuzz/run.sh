@@ -3,7 +3,6 @@
 #
 #   fuzz/run.sh TARGET SECONDS       fuzz one target (yaml, compile or run) for SECONDS
 #   fuzz/run.sh smoke                each target in turn, 60 s in all: what CI runs
-#   fuzz/run.sh build                build the targets only
 #   fuzz/run.sh replay TARGET FILE…  run inputs once (paths from the project root),
 #                                    printing the output and any error report
 #
@@ -73,10 +72,6 @@ fuzz() {
 }
 
 case "${1:-}" in
-  build)
-    # the targets only (CI builds them in the background, then runs `smoke`)
-    build
-    ;;
   smoke)
     # 60 s in all; the run target gets half, its seeds alone take about 20 s
     build
