@@ -12,7 +12,7 @@ use crate::template::{
     compile_starlark, compile_text, compile_yaml, document_annotations, is_templated,
     needs_no_evaluation, CompileError, CompileOptions, CompiledTemplate,
 };
-use crate::yaml::parser::{dedup_last_wins_deep, parse, AliasBudget, ParseOptions};
+use crate::yaml::parser::{dedup_last_wins_deep, parse_keeping, AliasBudget, Keep, ParseOptions};
 use crate::yaml::pieces::{cores_for, parse_in_pieces};
 use crate::yaml::{DocSet, FileId, Location, Node};
 
@@ -23,7 +23,13 @@ pub(crate) enum Compiled {
 }
 
 pub(crate) fn parse_yaml(rt: &Runtime, file: &InputFile, strict: bool) -> anyhow::Result<DocSet> {
-    parse_with(file, rt.names().id(&file.rel_path), strict, &rt.aliases)
+    parse_with(
+        file,
+        rt.names().id(&file.rel_path),
+        strict,
+        &rt.aliases,
+        Keep::Trees,
+    )
 }
 
 fn parse_with(
@@ -31,13 +37,14 @@ fn parse_with(
     id: FileId,
     strict: bool,
     aliases: &AliasBudget,
+    keep: Keep,
 ) -> anyhow::Result<DocSet> {
     let src = text_of(file)?;
     let opts = ParseOptions {
         strict,
         aliases: aliases.clone(),
     };
-    parse(&src, id, &opts).map_err(|e| {
+    parse_keeping(&src, id, &opts, keep).map_err(|e| {
         let text = format!("Unmarshaling YAML template '{}': {e}", file.rel_path);
         let at = Location {
             column: e.column,
@@ -56,25 +63,35 @@ fn parse_with(
 /// file's pieces are taken only if they join and the run's budget, spent in file order,
 /// holds what they copied; any other file (one that failed, or would exceed the budget)
 /// is parsed again here in order, with the run's budget, so that errors are the ones a
-/// serial parse gives.
+/// serial parse gives. Of each file, what `keep` says is kept.
 pub(crate) fn parse_yaml_files(
     rt: &Runtime,
     files: &[&InputFile],
+    keep: &[Keep],
     strict: bool,
 ) -> Vec<anyhow::Result<DocSet>> {
+    let serial = |i: usize, f: &InputFile| {
+        let keep = keep.get(i).copied().unwrap_or(Keep::Trees);
+        parse_with(f, rt.names().id(&f.rel_path), strict, &rt.aliases, keep)
+    };
     let threads = cores_for(files.iter().map(|f| f.data.len()).sum());
     if threads < 2 {
-        return files.iter().map(|f| parse_yaml(rt, f, strict)).collect();
+        return files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| serial(i, f))
+            .collect();
     }
     // a file that is not UTF-8 is left to the serial pass
     let texts: Vec<Option<(Cow<'_, str>, FileId)>> = files
         .iter()
         .map(|f| Some((text_of(f).ok()?, rt.names().id(&f.rel_path))))
         .collect();
-    parse_in_pieces(threads, &texts, strict, &rt.aliases)
+    parse_in_pieces(threads, &texts, keep, strict, &rt.aliases)
         .into_iter()
         .zip(files)
-        .map(|(ds, file)| ds.map_or_else(|| parse_yaml(rt, file, strict), Ok))
+        .enumerate()
+        .map(|(i, (ds, file))| ds.map_or_else(|| serial(i, file), Ok))
         .collect()
 }
 

@@ -21,6 +21,7 @@ use crate::modules::overlay::EvalHost;
 use crate::overlay::{self, Host};
 use crate::schema::{FlagOrigin, Schema, Sources};
 use crate::template::CompileOptions;
+use crate::yaml::parser::Keep;
 use crate::yaml::{Doc, DocSet, Meta, Node};
 
 /// How a library's files are read and compiled.
@@ -35,6 +36,10 @@ pub struct Settings {
     /// `--output-disable-validation`, or for one library
     /// `.eval(output_disable_validation=True)` (sticky for child libraries).
     pub disable_output_validation: bool,
+    /// Only the data values are wanted (`--data-values-inspect`,
+    /// `--data-values-schema-inspect`): templates are never evaluated, so a YAML file
+    /// without annotations is only checked for YAML errors, as the reference does.
+    pub values_only: bool,
 }
 
 /// Values `library.with_data_values(...)` adds.
@@ -117,7 +122,18 @@ pub fn library_values(
         .map(|f| &*f.file)
         .filter(|f| is_template(f))
         .collect();
-    let mut parsed = parse_yaml_files(rt, &templates, settings.strict).into_iter();
+    // a file without `#@` holds no data values or schema document: in an inspection,
+    // nothing of it is used but its YAML errors
+    let keep: Vec<Keep> = templates
+        .iter()
+        .map(
+            |f| match settings.values_only && memchr::memmem::find(&f.data, b"#@").is_none() {
+                true => Keep::Shapes,
+                false => Keep::Trees,
+            },
+        )
+        .collect();
+    let mut parsed = parse_yaml_files(rt, &templates, &keep, settings.strict).into_iter();
     for f in &lib.files {
         // one parse per template file, in order; files without one are parsed when output
         let parse = if is_template(&f.file) {

@@ -121,7 +121,29 @@ pub(super) const MAX_PATCHES: usize = 32;
 
 /// Parse a YAML stream (all documents of one file).
 pub fn parse(src: &str, file: FileId, opts: &ParseOptions) -> Result<DocSet, YamlError> {
-    parse_counted(src, file, opts).map(|p| p.ds)
+    parse_keeping(src, file, opts, Keep::Trees)
+}
+
+/// [`parse`], keeping of each document what `keep` says.
+pub(crate) fn parse_keeping(
+    src: &str,
+    file: FileId,
+    opts: &ParseOptions,
+    keep: Keep,
+) -> Result<DocSet, YamlError> {
+    parse_counted(src, file, opts, keep).map(|p| p.ds)
+}
+
+/// What a parse keeps of each document it finishes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Keep {
+    /// The document's tree.
+    Trees,
+    /// Its meta (position, comments) and whether it holds a value (`true` standing for
+    /// any value): for a file that is only checked for errors, as an inspection's
+    /// templates are. Each tree is freed as its document ends, so a large file is never
+    /// held whole, and its memory serves the next document.
+    Shapes,
 }
 
 /// A parse, and how many patches it took (at most [`MAX_PATCHES`] for a whole file):
@@ -137,19 +159,20 @@ pub(super) fn parse_counted(
     src: &str,
     file: FileId,
     opts: &ParseOptions,
+    keep: Keep,
 ) -> Result<Parsed, YamlError> {
     check_characters(src)?;
     // Plain block YAML takes the fast path. It gives up on anything else; errors, too,
     // are left to saphyr, whose events decide their wording and position (the fast
     // events are saphyr's only once the whole text is in the subset).
-    if let Ok(p) = parse_once(BlockScanner::new(src), src, file, opts) {
+    if let Ok(p) = parse_once(BlockScanner::new(src), src, file, opts, keep) {
         return Ok(p);
     }
     let mut patched: Option<String> = None;
     let mut first_err: Option<YamlError> = None;
     for patches in 0..=MAX_PATCHES {
         let text = patched.as_deref().unwrap_or(src);
-        match parse_once(Parser::new_from_str(text), text, file, opts) {
+        match parse_once(Parser::new_from_str(text), text, file, opts, keep) {
             Ok(p) => return Ok(Parsed { patches, ..p }),
             Err(Failure::Yaml(e)) => return Err(e),
             Err(Failure::Retry(t, e)) => {
@@ -623,6 +646,7 @@ struct Builder {
     pending_trailing: Vec<Comment>,
     doc_count: usize,
     deepest: usize,
+    keep: Keep,
 }
 
 impl Builder {
@@ -638,6 +662,7 @@ impl Builder {
             pending_trailing: Vec::new(),
             doc_count: 0,
             deepest: 0,
+            keep: Keep::Trees,
         }
     }
 
@@ -750,7 +775,12 @@ impl Builder {
         self.flush_trailing(None);
         match self.stack.pop() {
             Some(Frame::Doc { meta, value }) => {
-                self.docs.push(Doc::new(value.unwrap_or(Node::Null), meta));
+                let value = match (self.keep, value) {
+                    (_, None | Some(Node::Null)) => Node::Null,
+                    (Keep::Trees, Some(v)) => v,
+                    (Keep::Shapes, Some(_)) => Node::Bool(true),
+                };
+                self.docs.push(Doc::new(value, meta));
                 Ok(())
             }
             _ => Err(YamlError::at(None, "internal error: unbalanced document")),
@@ -1163,9 +1193,11 @@ fn parse_once<'a>(
     text: &str,
     file: FileId,
     opts: &ParseOptions,
+    keep: Keep,
 ) -> Result<Parsed, Failure> {
     let mut scan = LineScanner::new(text);
     let mut b = Builder::new(file, opts.aliases.left());
+    b.keep = keep;
     let mut found: Vec<Comment> = Vec::new();
     let mut bom_pending = text.starts_with('\u{feff}');
 

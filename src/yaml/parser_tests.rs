@@ -932,8 +932,8 @@ fn fast_path_builds_the_same_documents_as_saphyr() {
     let f = FileNames::default().id("t.yml");
     let opts = ParseOptions::default();
     let src = "# head\n#@ x\na: 1 # t\nb:\n- x\n-\n  c: d # e\n# f\n---\n- k: v\n  l:\n# tail\n";
-    let fast = parse_once(BlockScanner::new(src), src, f, &opts);
-    let slow = parse_once(Parser::new_from_str(src), src, f, &opts);
+    let fast = parse_once(BlockScanner::new(src), src, f, &opts, Keep::Trees);
+    let slow = parse_once(Parser::new_from_str(src), src, f, &opts, Keep::Trees);
     match (fast, slow) {
         (Ok(a), Ok(b)) => assert_eq!(a.ds, b.ds),
         _ => panic!("both parses should succeed"),
@@ -941,7 +941,7 @@ fn fast_path_builds_the_same_documents_as_saphyr() {
     // outside the subset: the fast source gives up, `parse` still parses
     let src = "a: 'x'\n";
     assert!(matches!(
-        parse_once(BlockScanner::new(src), src, f, &opts),
+        parse_once(BlockScanner::new(src), src, f, &opts, Keep::Trees),
         Err(Failure::Unsupported)
     ));
     assert_eq!(map(&p(src).docs[0].value).items[0].value, s("x"));

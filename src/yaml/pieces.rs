@@ -39,7 +39,7 @@ use std::ops::Range;
 
 use super::node::{Array, Doc, DocSet, FileId, Meta, Node, ThinVec};
 use super::parser::{
-    parse, parse_counted, AliasBudget, ParseOptions, YamlError, MAX_DEPTH, MAX_PATCHES,
+    parse, parse_counted, AliasBudget, Keep, ParseOptions, YamlError, MAX_DEPTH, MAX_PATCHES,
 };
 use crate::cores::on_cores;
 
@@ -212,6 +212,17 @@ pub fn parse_piece(
     file: FileId,
     opts: &ParseOptions,
 ) -> Result<Piece, YamlError> {
+    parse_piece_keeping(src, cut, file, opts, Keep::Trees)
+}
+
+/// [`parse_piece`], keeping of each document what `keep` says.
+pub(crate) fn parse_piece_keeping(
+    src: &str,
+    cut: &Cut,
+    file: FileId,
+    opts: &ParseOptions,
+    keep: Keep,
+) -> Result<Piece, YamlError> {
     let b = src.as_bytes();
     let range = cut.range.clone();
     let before = memchr::memchr_iter(b'\n', &b[..range.start]).count() as u32;
@@ -222,7 +233,7 @@ pub fn parse_piece(
         Some(_) => (range.end + 4).min(src.len()),
         None => range.end,
     };
-    let mut parsed = parse_counted(&src[range.start..end], file, opts)?;
+    let mut parsed = parse_counted(&src[range.start..end], file, opts, keep)?;
     if before > 0 {
         for d in &mut parsed.ds.docs {
             shift_meta(&mut d.meta, before);
@@ -311,7 +322,10 @@ pub fn parse_text(src: &str, file: FileId, opts: &ParseOptions) -> Result<DocSet
     let threads = cores_for(src.len());
     if threads >= 2 {
         let texts = [Some((Cow::Borrowed(src), file))];
-        if let Some(Some(ds)) = parse_in_pieces(threads, &texts, opts.strict, &opts.aliases).pop() {
+        let keep = [Keep::Trees];
+        if let Some(Some(ds)) =
+            parse_in_pieces(threads, &texts, &keep, opts.strict, &opts.aliases).pop()
+        {
             return Ok(ds);
         }
     }
@@ -328,12 +342,14 @@ pub(crate) fn cores_for(bytes: usize) -> usize {
 }
 
 /// The document set of each text (and its file name), from its pieces parsed on
-/// `threads` threads; `None` where a serial parse must decide: a text that is missing, a
-/// piece that failed, pieces that did not join, or what they copied by alias expansion
-/// (a budget of their own each) not fitting in `budget`, spent in the order of the texts.
+/// `threads` threads, keeping of each text what `keep` says; `None` where a serial parse
+/// must decide: a text that is missing, a piece that failed, pieces that did not join, or
+/// what they copied by alias expansion (a budget of their own each) not fitting in
+/// `budget`, spent in the order of the texts.
 pub(crate) fn parse_in_pieces(
     threads: usize,
     texts: &[Option<(Cow<'_, str>, FileId)>],
+    keep: &[Keep],
     strict: bool,
     budget: &AliasBudget,
 ) -> Vec<Option<DocSet>> {
@@ -361,7 +377,8 @@ pub(crate) fn parse_in_pieces(
                 strict,
                 aliases: AliasBudget::default(),
             };
-            let piece = parse_piece(src, piece, *name, &opts).ok()?;
+            let keep = keep.get(*i).copied().unwrap_or(Keep::Trees);
+            let piece = parse_piece_keeping(src, piece, *name, &opts, keep).ok()?;
             Some((piece, opts.aliases.spent()))
         },
     );

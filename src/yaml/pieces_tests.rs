@@ -1,5 +1,5 @@
 use super::*;
-use crate::yaml::parser::parse;
+use crate::yaml::parser::{parse, parse_keeping};
 use crate::yaml::test_support::{corpus_yaml_files, Lcg};
 
 /// The file of every position here (no run: a table of its own).
@@ -18,6 +18,76 @@ fn piecewise(src: &str) -> (usize, Option<DocSet>) {
         .map(|c| parse_piece(src, c, name(), &opts))
         .collect();
     (n, pieces.ok().and_then(join))
+}
+
+/// What [`Keep::Shapes`] keeps of a parse: every document's meta, and `true` for a value.
+fn shapes_of(mut ds: DocSet) -> DocSet {
+    for d in &mut ds.docs {
+        if !d.value.is_null() {
+            d.value = Node::Bool(true);
+        }
+    }
+    ds
+}
+
+/// A parse keeping shapes gives the shapes of a parse keeping trees, or the same error;
+/// cut into pieces, the shapes join as the whole text's whenever the pieces join.
+fn shapes_agree(src: &str) {
+    let opts = ParseOptions::default();
+    let trees = parse_keeping(src, name(), &opts, Keep::Trees);
+    let shapes = parse_keeping(src, name(), &opts, Keep::Shapes);
+    match (trees, shapes) {
+        (Ok(t), Ok(s)) => assert_eq!(format!("{:?}", shapes_of(t)), format!("{s:?}"), "{src:?}"),
+        (Err(a), Err(b)) => assert_eq!(
+            (a.message, a.line, a.column),
+            (b.message, b.line, b.column),
+            "{src:?}"
+        ),
+        (t, s) => panic!("{src:?}: trees {t:?}, shapes {s:?}"),
+    }
+    let pieces: Result<Vec<Piece>, _> = cut(src, 1)
+        .iter()
+        .map(|c| parse_piece_keeping(src, c, name(), &opts, Keep::Shapes))
+        .collect();
+    if let Some(joined) = pieces.ok().and_then(join) {
+        let whole = parse(src, name(), &opts).expect("pieces joined: the text parses");
+        assert_eq!(
+            format!("{:?}", shapes_of(whole)),
+            format!("{joined:?}"),
+            "pieces of {src:?}"
+        );
+    }
+}
+
+#[test]
+fn shapes_are_the_trees_without_their_values() {
+    for src in [
+        "",
+        "# only a comment\n",
+        "a: 1\n---\nb: [1, 2]\n--- # c\n# own\n'q'\n---\n",
+        "a: &x {b: 1}\nc: *x\n---\n- 1\n- - 2\n",
+        "a: |\n  x\n---\nb: >\n  y\n",
+        "---\n~\n---\nnull\n--- |\n  text\n---\n",
+        // a block scalar at the root takes the `---` after it in
+        "--- |\n---\n  x\n---\na: 1\n",
+        // errors: the same message, line and column
+        "a: 1\n b: 2\n",
+        "a: 'open\n---\nb: 1\n",
+        "a: [1, 2\n---\nb: 1\n",
+        "a:\n\t- 1\n",
+        "a: *missing\n",
+        "a: !!int x\n",
+        "a: 1\nb\n",
+        "- 1\n---\n- 2\nx: 1\n",
+    ] {
+        shapes_agree(src);
+    }
+    let files = corpus_yaml_files();
+    for f in &files {
+        if let Ok(text) = std::fs::read_to_string(f) {
+            shapes_agree(&text);
+        }
+    }
 }
 
 /// Whenever the pieces join, they give what one parse gives. Returns whether they joined.
