@@ -357,6 +357,12 @@ fn clean_message(msg: &str) -> String {
         if parts.len() >= 6 && parts[1].contains("not supported for types") {
             return format!("unknown binary op: {} {} {}", parts[2], parts[0], parts[4]);
         }
+        // Operation `.a=` not supported on type `int`: an attribute assignment
+        if parts.len() >= 4 && parts[1] == " not supported on type " {
+            if let Some(attr) = parts[0].strip_prefix('.').and_then(|a| a.strip_suffix('=')) {
+                return format!("can't assign to .{attr} field of {}", parts[2]);
+            }
+        }
     }
     msg.to_owned()
 }
@@ -500,6 +506,14 @@ mod tests {
         assert_eq!(
             clean_message("Operation `+` not supported for types `int` and `string`"),
             "unknown binary op: int + string"
+        );
+        assert_eq!(
+            clean_message("Operation `.a=` not supported on type `struct`"),
+            "can't assign to .a field of struct"
+        );
+        assert_eq!(
+            clean_message("Operation `[]` not supported on type `int`"),
+            "Operation `[]` not supported on type `int`"
         );
         assert_eq!(
             clean_message("Key `\"a\"` was not found"),

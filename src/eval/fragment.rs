@@ -129,6 +129,12 @@ impl<'v> StarlarkValue<'v> for YamlFragment {
             .collect())
     }
 
+    /// YAML fragments cannot be changed: `x[k] = v` fails as the reference's does (for a
+    /// map, an array and a document set alike).
+    fn set_at(&self, _index: Value<'v>, _new_value: Value<'v>) -> starlark::Result<()> {
+        Err(other_err("yamlfragment.SetKey: Not implemented".into()))
+    }
+
     fn is_in(&self, other: Value<'v>) -> starlark::Result<bool> {
         match &*self.node {
             FragmentNode::Empty => Ok(false),
