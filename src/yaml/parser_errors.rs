@@ -139,6 +139,15 @@ pub(super) fn map_scan_error(e: &ScanError, text: &str, place: Place, cursor: us
     if info == "comment intercepting the multiline text" {
         return after_comment(text, m, place);
     }
+    if info == "while scanning a quoted scalar, found unexpected end of stream" {
+        // saphyr points at the scalar; go-yaml's scanner reports where it stopped, the
+        // end of the stream
+        let (line, column) = end_of_stream(text);
+        return Failure::Yaml(YamlError {
+            column: Some(column),
+            ..YamlError::at(Some(line), "found unexpected end of stream")
+        });
+    }
     if info.contains("found unknown anchor") {
         let name = alias_name_at(text, m.index());
         return Failure::Yaml(YamlError::at(
@@ -177,6 +186,19 @@ pub(super) fn map_scan_error(e: &ScanError, text: &str, place: Place, cursor: us
         _ => info,
     };
     scanner(msg)
+}
+
+/// The line and column (1-based) of the end of `text`: after its last line break (`\n`,
+/// `\r\n` or a lone `\r`, as the scanner counts them), at the end of its last line.
+fn end_of_stream(text: &str) -> (u32, u32) {
+    let b = text.as_bytes();
+    let breaks = b
+        .iter()
+        .enumerate()
+        .filter(|&(i, &c)| c == b'\n' || (c == b'\r' && b.get(i + 1) != Some(&b'\n')))
+        .count();
+    let last = text.rfind(['\n', '\r']).map_or(text, |i| &text[i + 1..]);
+    (breaks as u32 + 1, last.chars().count() as u32 + 1)
 }
 
 /// go-yaml reports a missing `:` where the next token starts (after blank and comment

@@ -1006,3 +1006,32 @@ fn unicode_line_breaks_as_the_reference_reads_them() {
         "{texts:?}"
     );
 }
+
+/// An unterminated quoted scalar is reported where go-yaml's scanner stops: at the end of
+/// the stream, on the line after the last line break (checked against the reference).
+#[test]
+fn an_unterminated_quoted_scalar_is_reported_at_the_end_of_the_stream() {
+    for (src, line, column) in [
+        ("a: \"x\n", 2, 1),
+        ("a: \"x", 1, 6),
+        ("a: \"x\nb: 1\n\n\n", 5, 1),
+        ("a: 'x\nb: 1\n", 3, 1),
+        ("a: 1\nb: \"x\n  y\n# c\n", 5, 1),
+        ("a: |\n  x\n\"y\n", 4, 1),
+        ("# c\n---\na: \"x\n\n", 5, 1),
+        ("a: \"x\r\nb: 1\r\n", 3, 1),
+        ("a: \"x\rb: 1\r", 3, 1),
+        ("a: \"x\nbb", 2, 3),
+    ] {
+        let e = err(src);
+        assert_eq!(
+            (e.message.as_str(), e.line, e.column),
+            (
+                format!("yaml: line {line}: found unexpected end of stream").as_str(),
+                Some(line),
+                Some(column)
+            ),
+            "{src:?}"
+        );
+    }
+}
