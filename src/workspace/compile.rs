@@ -12,7 +12,7 @@ use crate::template::{
     compile_starlark, compile_text, compile_yaml, document_annotations, is_templated,
     needs_no_evaluation, CompileError, CompileOptions, CompiledTemplate,
 };
-use crate::yaml::parser::{dedup_last_wins_deep, parse_keeping, AliasBudget, Keep, ParseOptions};
+use crate::yaml::parser::{dedup_last_wins_deep, parse_keeping, Keep, ParseOptions};
 use crate::yaml::pieces::{cores_for, parse_in_pieces};
 use crate::yaml::{DocSet, FileId, Location, Node};
 
@@ -23,26 +23,15 @@ pub(crate) enum Compiled {
 }
 
 pub(crate) fn parse_yaml(rt: &Runtime, file: &InputFile, strict: bool) -> anyhow::Result<DocSet> {
-    parse_with(
-        file,
-        rt.names().id(&file.rel_path),
-        strict,
-        &rt.aliases,
-        Keep::Trees,
-    )
+    parse_with(rt, file, strict, Keep::Trees)
 }
 
-fn parse_with(
-    file: &InputFile,
-    id: FileId,
-    strict: bool,
-    aliases: &AliasBudget,
-    keep: Keep,
-) -> anyhow::Result<DocSet> {
+fn parse_with(rt: &Runtime, file: &InputFile, strict: bool, keep: Keep) -> anyhow::Result<DocSet> {
     let src = text_of(file)?;
+    let id = rt.names().id(&file.rel_path);
     let opts = ParseOptions {
         strict,
-        aliases: aliases.clone(),
+        aliases: rt.aliases.clone(),
     };
     parse_keeping(&src, id, &opts, keep).map_err(|e| {
         let text = format!("Unmarshaling YAML template '{}': {e}", file.rel_path);
@@ -71,8 +60,7 @@ pub(crate) fn parse_yaml_files(
     strict: bool,
 ) -> Vec<anyhow::Result<DocSet>> {
     let serial = |i: usize, f: &InputFile| {
-        let keep = keep.get(i).copied().unwrap_or(Keep::Trees);
-        parse_with(f, rt.names().id(&f.rel_path), strict, &rt.aliases, keep)
+        parse_with(rt, f, strict, keep.get(i).copied().unwrap_or(Keep::Trees))
     };
     let threads = cores_for(files.iter().map(|f| f.data.len()).sum());
     if threads < 2 {

@@ -650,7 +650,7 @@ struct Builder {
 }
 
 impl Builder {
-    fn new(file: FileId, alias_budget: usize) -> Self {
+    fn new(file: FileId, alias_budget: usize, keep: Keep) -> Self {
         Builder {
             file,
             stack: Vec::with_capacity(16),
@@ -662,7 +662,7 @@ impl Builder {
             pending_trailing: Vec::new(),
             doc_count: 0,
             deepest: 0,
-            keep: Keep::Trees,
+            keep,
         }
     }
 
@@ -1196,8 +1196,7 @@ fn parse_once<'a>(
     keep: Keep,
 ) -> Result<Parsed, Failure> {
     let mut scan = LineScanner::new(text);
-    let mut b = Builder::new(file, opts.aliases.left());
-    b.keep = keep;
+    let mut b = Builder::new(file, opts.aliases.left(), keep);
     let mut found: Vec<Comment> = Vec::new();
     let mut bom_pending = text.starts_with('\u{feff}');
 
