@@ -32,6 +32,7 @@ use super::convert::{from_node_in_fragment, key_from_value, to_node};
 use super::fragment::{FragmentNode, YamlFragment};
 use super::ystruct::struct_fields;
 use crate::template::{instr, CompiledTemplate, TKind};
+use crate::validations::ASSERT_VALIDATE;
 use crate::yaml::{
     Annotation, Array, ArrayItem, Doc, DocSet, Map, MapItem, Meta, Node, Pos, ThinVec, ValueRef,
 };
@@ -129,6 +130,9 @@ pub struct Runtime {
     pub modules: crate::modules::Modules,
     /// Whether `@ytt:math`'s warning was given (once per run).
     math_warned: std::cell::Cell<bool>,
+    /// Whether an `@assert/validate` annotation was made in this run: output documents
+    /// can carry one only then, and are not walked for them otherwise.
+    asserts: std::cell::Cell<bool>,
 }
 
 /// Where a run's messages go as they happen — `print()` output and warnings, each a
@@ -200,6 +204,21 @@ impl Runtime {
         if !self.math_warned.replace(true) {
             self.messages.line(warning);
         }
+    }
+
+    /// Notes the annotations made outside of template evaluation (see
+    /// [`Runtime::makes_asserts`]).
+    pub fn note_annotations(&self, anns: &[Arc<Annotation>]) {
+        if anns.iter().any(|a| a.name == ASSERT_VALIDATE) {
+            self.asserts.set(true);
+        }
+    }
+
+    /// Whether any `@assert/validate` annotation was made in this run: every annotation
+    /// is made by a template's evaluation ([`Runtime`]'s `annotate`) or noted
+    /// ([`Runtime::note_annotations`]); overlays and the schema only copy them.
+    pub fn makes_asserts(&self) -> bool {
+        self.asserts.get()
     }
 
     /// The id the next registered template will get.
@@ -413,6 +432,9 @@ impl Runtime {
         let ctx = ctxs
             .last_mut()
             .ok_or_else(|| anyhow!("internal error: annotation outside of a context"))?;
+        if name == ASSERT_VALIDATE {
+            self.asserts.set(true);
+        }
         ctx.pending_annotations.push(Arc::new(Annotation::new(
             name,
             Pos::new(t.file, line),

@@ -190,8 +190,12 @@ pub fn validate_value<'v>(
 }
 
 /// Validates output documents and reports: warnings go to the run's messages;
-/// violations are the error.
+/// violations are the error. Documents are walked only when the run made an
+/// `@assert/validate` annotation (most make none, and large outputs cost a walk).
 pub fn check_documents(rt: &Runtime, docs: &[&DocSet]) -> anyhow::Result<()> {
+    if !rt.makes_asserts() {
+        return Ok(());
+    }
     with_evaluator(rt, |eval| validate_documents(docs, eval))?.finish(rt.names(), &rt.messages)
 }
 

@@ -103,7 +103,9 @@ pub(crate) fn compile_yaml_file(
         rt.number_template();
         let mut ds = ds;
         for d in &mut ds.docs {
-            d.meta.annotations = document_annotations(d, id).into();
+            let anns = document_annotations(d, id);
+            rt.note_annotations(&anns);
+            d.meta.annotations = anns.into();
         }
         return Ok(Compiled::Plain(plain_yaml(ds)));
     }
