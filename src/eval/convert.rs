@@ -10,7 +10,7 @@ use starlark::values::{Heap, UnpackValue, Value, ValueLike};
 
 use super::fragment::{FragmentNode, YamlFragment};
 use super::ystruct::{struct_fields, YttStruct};
-use crate::yaml::{Array, ArrayItem, FileNames, Map, MapItem, Meta, Node};
+use crate::yaml::{Array, ArrayItem, FileNames, Map, MapItem, Meta, Node, ThinVec};
 
 /// Starlark value → node (the value of a YAML node set by `#@ expr`, `yaml.encode`, …).
 pub fn to_node(v: Value) -> anyhow::Result<Node> {
@@ -44,7 +44,7 @@ fn to_node_depth(v: Value, depth: usize) -> anyhow::Result<Node> {
         return Ok(Node::Float(f.0));
     }
     if let Some(d) = DictRef::from_value(v) {
-        let mut items = Vec::with_capacity(d.len());
+        let mut items = ThinVec::with_capacity(d.len());
         for (k, val) in d.iter() {
             items.push(MapItem {
                 key: key_from_value(k)?,
@@ -64,7 +64,7 @@ fn to_node_depth(v: Value, depth: usize) -> anyhow::Result<Node> {
         return fragment_to_node(&f.node);
     }
     if let Some(fields) = struct_fields(v) {
-        let mut items = Vec::with_capacity(fields.len());
+        let mut items = ThinVec::with_capacity(fields.len());
         for (k, val) in fields {
             items.push(MapItem {
                 key: Node::Str(k.into()),
@@ -91,7 +91,7 @@ fn unconvertible(v: Value) -> anyhow::Error {
 }
 
 fn seq_to_node<'v>(it: impl Iterator<Item = Value<'v>>, depth: usize) -> anyhow::Result<Node> {
-    let mut items = Vec::new();
+    let mut items = ThinVec::new();
     for v in it {
         items.push(ArrayItem {
             value: to_node_depth(v, depth + 1)?,

@@ -902,7 +902,8 @@ impl Materializer<'_> {
 
     fn map(&self, inst: usize) -> anyhow::Result<Map> {
         // Sized up front: output trees are large and a grown vector wastes up to half.
-        let mut items: Vec<MapItem> = Vec::with_capacity(self.rnode(inst).children.len as usize);
+        let mut items: ThinVec<MapItem> =
+            ThinVec::with_capacity(self.rnode(inst).children.len as usize);
         for c in self.ctx.children(inst) {
             let n = self.rnode(c);
             if n.overridden {
@@ -946,7 +947,7 @@ impl Materializer<'_> {
     }
 
     fn array(&self, inst: usize) -> anyhow::Result<Array> {
-        let mut items = Vec::with_capacity(self.rnode(inst).children.len as usize);
+        let mut items = ThinVec::with_capacity(self.rnode(inst).children.len as usize);
         for c in self.ctx.children(inst) {
             let n = self.rnode(c);
             match n.setting.take() {

@@ -729,7 +729,7 @@ impl<H: Host + ?Sized> Engine<'_, H> {
             return Ok(());
         }
         let old = std::mem::take(&mut left.items);
-        let mut out = Vec::with_capacity(old.len() + 2 * idxs.len());
+        let mut out = ThinVec::with_capacity(old.len() + 2 * idxs.len());
         let mut next = idxs.iter().copied().peekable();
         for (i, item) in old.into_iter().enumerate() {
             if next.peek() == Some(&i) {
@@ -769,7 +769,7 @@ impl<H: Host + ?Sized> Engine<'_, H> {
     /// Insertion and appending are an array's own.
     fn edit_items<I: Item>(
         &mut self,
-        items: &mut Vec<I>,
+        items: &mut ThinVec<I>,
         ri: &I,
         idxs: Vec<usize>,
         ni: &NodeInfo,
@@ -1025,7 +1025,7 @@ impl Item for ArrayItem {
 /// Pushes without doubling the vector: overlays add a few items to many small maps and
 /// arrays (parsed at their exact size), and doubling each would cost more memory than the
 /// edited documents themselves. Growth stays geometric (×1.25).
-fn push_compact<T>(items: &mut Vec<T>, item: T) {
+fn push_compact<T>(items: &mut ThinVec<T>, item: T) {
     if items.len() == items.capacity() {
         items.reserve_exact(1 + items.len() / 4);
     }

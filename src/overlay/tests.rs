@@ -113,7 +113,9 @@ fn item(key: &str, value: Node, annotations: Vec<Annotation>) -> MapItem {
 }
 
 fn map(items: Vec<MapItem>) -> Node {
-    Node::Map(Map { items })
+    Node::Map(Map {
+        items: items.into(),
+    })
 }
 
 fn arr(items: Vec<(Node, Vec<Annotation>)>) -> Node {

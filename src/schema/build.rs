@@ -768,7 +768,7 @@ mod tests {
             FileNames::default(),
         );
         let doc = Node::Map(Map {
-            items: vec![
+            items: thin_vec::thin_vec![
                 item(
                     "name",
                     Node::Str("x".into()),
@@ -784,7 +784,7 @@ mod tests {
                 item(
                     "tags",
                     Node::Array(Array {
-                        items: vec![ArrayItem {
+                        items: thin_vec::thin_vec![ArrayItem {
                             value: Node::Str("t".into()),
                             meta: Meta::at(pos(6)),
                         }],
@@ -823,7 +823,7 @@ mod tests {
         assert_eq!(elem.validations.len(), 1);
         assert!(items[3].ty.is_any());
         assert!(ty.default.value_eq(&Node::Map(Map {
-            items: vec![
+            items: thin_vec::thin_vec![
                 item("name", Node::Str("x".into()), 3, vec![]),
                 item("port", Node::Null, 4, vec![]),
                 item("tags", Node::Array(Array::default()), 5, vec![]),
@@ -839,7 +839,7 @@ mod tests {
             FileNames::default(),
         );
         let doc = Node::Map(Map {
-            items: vec![item(
+            items: thin_vec::thin_vec![item(
                 "a",
                 Node::Str("x".into()),
                 3,
@@ -855,7 +855,7 @@ mod tests {
             Some("Non-string value in @schema/title (by build-test.yml:3)")
         );
         let doc = Node::Map(Map {
-            items: vec![item("a", Node::Null, 3, vec![])],
+            items: thin_vec::thin_vec![item("a", Node::Null, 3, vec![])],
         });
         let err = Builder::new(&mut host, &sources())
             .document(&doc, &Meta::at(pos(2)))

@@ -337,7 +337,7 @@ mod tests {
         let mut v = map(vec![(
             "subnets",
             Node::Array(Array {
-                items: vec![
+                items: thin_vec::thin_vec![
                     ArrayItem {
                         value: map(vec![("id", Node::Int(2.into()))]),
                         meta: Meta::default(),

@@ -608,13 +608,13 @@ enum Frame {
         value: Option<Node>,
     },
     Map {
-        items: Vec<MapItem>,
+        items: ThinVec<MapItem>,
         pending: Option<PendingKey>,
         anchor: usize,
         shape: Shape,
     },
     Seq {
-        items: Vec<ArrayItem>,
+        items: ThinVec<ArrayItem>,
         pending: Option<Meta>,
         anchor: usize,
         shape: Shape,
@@ -926,14 +926,14 @@ impl Builder {
         }
         self.stack.push(if is_map {
             Frame::Map {
-                items: Vec::new(),
+                items: ThinVec::new(),
                 pending: None,
                 anchor,
                 shape,
             }
         } else {
             Frame::Seq {
-                items: Vec::new(),
+                items: ThinVec::new(),
                 pending: None,
                 anchor,
                 shape,
@@ -1138,7 +1138,11 @@ fn strip_comments(n: &mut Node) -> usize {
 /// ([`dedup_last_wins`], so `<<: *a` then `k: v` overrides `a`'s `k` in place), a
 /// template reports it unless the later item carries `@yaml/map-key-override`.
 /// Only a map merges: `<<: [*a, *b]` is the reference's error.
-fn merge_into(items: &mut Vec<MapItem>, merge_meta: Meta, value: Node) -> Result<(), YamlError> {
+fn merge_into(
+    items: &mut ThinVec<MapItem>,
+    merge_meta: Meta,
+    value: Node,
+) -> Result<(), YamlError> {
     let Node::Map(src) = value else {
         return Err(YamlError::at(
             None,

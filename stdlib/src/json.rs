@@ -14,7 +14,7 @@ use starlark::values::{Heap, Value};
 
 use ytt::eval::convert::{from_node, to_node};
 use ytt::modules::args::bind_params;
-use ytt::yaml::{Array, ArrayItem, Map, MapItem, Meta, Node};
+use ytt::yaml::{Array, ArrayItem, Map, MapItem, Meta, Node, ThinVec};
 
 pub fn register(builder: &mut GlobalsBuilder) {
     builder.namespace("json", json_members);
@@ -371,7 +371,7 @@ impl Parser<'_> {
 
     /// After `[`.
     fn array(&mut self, depth: usize) -> anyhow::Result<Node> {
-        let mut items = Vec::new();
+        let mut items = ThinVec::new();
         self.skip_ws();
         if self.peek() == Some(b']') {
             self.i += 1;

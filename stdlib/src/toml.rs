@@ -11,7 +11,7 @@ use starlark::values::{Heap, Value};
 
 use ytt::eval::convert::{from_node, to_node};
 use ytt::modules::args::bind_params;
-use ytt::yaml::{Array, ArrayItem, Map, MapItem, Meta, Node};
+use ytt::yaml::{Array, ArrayItem, Map, MapItem, Meta, Node, ThinVec};
 
 pub fn register(builder: &mut GlobalsBuilder) {
     builder.namespace("toml", toml_members);
@@ -65,7 +65,7 @@ pub fn decode_str(src: &str) -> anyhow::Result<Node> {
 }
 
 fn table_node(t: &toml::Table) -> Node {
-    let mut items: Vec<MapItem> = t
+    let mut items: ThinVec<MapItem> = t
         .iter()
         .map(|(k, v)| MapItem {
             key: Node::Str(k.into()),

@@ -165,7 +165,8 @@ mod more_tests {
                 key: Node::Str("a".into()),
                 value: Node::Int(1.into()),
                 meta: Meta::default(),
-            }],
+            }]
+            .into(),
         });
         let ds = DocSet {
             docs: vec![doc(map), doc(Node::Str("doc2".into()))],

@@ -104,13 +104,13 @@ mod tests {
         let items = (0..size / 3)
             .map(|k| ArrayItem {
                 value: Node::Map(Map {
-                    items: vec![item(k)],
+                    items: thin_vec::thin_vec![item(k)],
                 }),
                 meta: Meta::default(),
             })
             .collect();
         Node::Map(Map {
-            items: vec![
+            items: thin_vec::thin_vec![
                 MapItem {
                     key: Node::Str("name".into()),
                     value: Node::Str(format!("s{i}").into()),

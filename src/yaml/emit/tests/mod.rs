@@ -461,10 +461,10 @@ fn pos_format() {
         meta: at(f, line),
     };
     let inner = Node::Map(Map {
-        items: vec![item("needsSecret", Node::Bool(false), 14)],
+        items: thin_vec::thin_vec![item("needsSecret", Node::Bool(false), 14)],
     });
     let list = Node::Array(Array {
-        items: vec![
+        items: thin_vec::thin_vec![
             ArrayItem {
                 value: inner,
                 meta: at(f, 7),
@@ -484,7 +484,7 @@ fn pos_format() {
             Doc::new(s("test1"), at(f, 45)),
             Doc::new(
                 Node::Map(Map {
-                    items: vec![item("clients", list, 6)],
+                    items: thin_vec::thin_vec![item("clients", list, 6)],
                 }),
                 at(f, 5),
             ),
