@@ -137,7 +137,7 @@ fn loading_a_non_library_file_is_refused() {
     assert_eq!(
         out.err(),
         "ytt: Error: \n\
-         - cannot load other.yml: Expected file 'other.yml' to be a library file (.star, *.lib.yml, *.lib.txt), but was not (hint: use data.read(...) to read its contents)\n\
+         - cannot load other.yml: Expected file 'other.yml' to be a library file, but was not (hint: library filename must end with '.lib.yml' or '.star'; use data.read(...) for loading non-templated file contents)\n\
          \x20   in <toplevel>\n\
          \x20     tpl.yml:1 | #@ load(\"other.yml\", \"x\")\n"
     );

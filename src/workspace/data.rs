@@ -97,23 +97,18 @@ impl<'v> StarlarkValue<'v> for DataFn {
         };
         match self.kind {
             Some(DataFnKind::List) => {
-                let files = lib.list(&self.from_dir, path.as_deref().unwrap_or(""));
+                let files = lib
+                    .list(&self.from_dir, path.as_deref().unwrap_or(""))
+                    .map_err(|e| err(format!("{name}: {e}")))?;
                 Ok(heap.alloc(AllocList(files)))
             }
             _ => {
                 let Some(path) = path else {
                     return Err(err(format!("{name}: got 0 arguments, want 1")));
                 };
-                let full = if let Some(p) = path.strip_prefix('/') {
-                    p.to_owned()
-                } else {
-                    super::library::join(&self.from_dir, &path)
-                };
-                let file = lib.find(&full).ok_or_else(|| {
-                    err(format!(
-                        "{name}: Expected to find file '{path}', but did not"
-                    ))
-                })?;
+                let (_, file) = lib
+                    .find_from(&self.from_dir, &path)
+                    .map_err(|e| err(format!("{name}: {e}")))?;
                 // a byte string, as in ytt: bytes that are not UTF-8 are carried
                 Ok(heap.alloc(crate::bytestr::decode(&file.data).as_ref()))
             }

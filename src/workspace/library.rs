@@ -73,23 +73,49 @@ impl Library {
         self.all.iter().any(|f| f.path.starts_with(&prefix))
     }
 
-    pub fn find(&self, path: &str) -> Option<&Arc<InputFile>> {
-        self.files.iter().find(|f| f.path == path).map(|f| &f.file)
+    /// The file at `path` as `load()` and `data.read()` look it up from directory
+    /// `from_dir` (see [`Library::walk`]): its path in the library and the file, or the
+    /// reference's message.
+    pub fn find_from(
+        &self,
+        from_dir: &str,
+        path: &str,
+    ) -> Result<(String, &Arc<InputFile>), String> {
+        let (base, path) = start(from_dir, path);
+        let (dirs, name) = match path.rfind('/') {
+            Some(i) => (&path[..i], &path[i + 1..]),
+            None => ("", path),
+        };
+        let walked = match dirs {
+            "" if !path.contains('/') => Ok(base.to_owned()),
+            dirs => self.walk(base, dirs),
+        };
+        let dir =
+            walked.map_err(|e| format!("Expected to find file '{path}', but did not: {e}"))?;
+        let full = join(&dir, name);
+        match self.files.iter().find(|f| !name.is_empty() && f.path == full) {
+            Some(f) => Ok((full, &f.file)),
+            None => Err(format!(
+                "Expected to find file '{path}' (hint: only files included via -f flag are available)"
+            )),
+        }
     }
 
-    /// `data.list(dir)`: files of the library under `dir` (relative to the library root
-    /// when `dir` starts with `/`, which the results then also start with).
-    pub fn list(&self, from_dir: &str, dir: &str) -> Vec<String> {
+    /// `data.list(dir)`: every file under `dir` (from `from_dir`, see [`Library::walk`]),
+    /// named from there (with a leading `/` when `dir` has one): those directly in it
+    /// first, in input order, then those below.
+    pub fn list(&self, from_dir: &str, dir: &str) -> Result<Vec<String>, String> {
         let absolute = dir.starts_with('/');
-        let base = if absolute {
-            dir.trim_start_matches('/').to_owned()
+        let (base, dir) = start(from_dir, dir);
+        let dir = if dir.is_empty() {
+            base.to_owned()
         } else {
-            join(from_dir, dir)
+            self.walk(base, dir)?
         };
-        let prefix = if base.is_empty() {
+        let prefix = if dir.is_empty() {
             String::new()
         } else {
-            format!("{}/", base.trim_end_matches('/'))
+            format!("{dir}/")
         };
         let mut direct = Vec::new();
         let mut nested = Vec::new();
@@ -98,7 +124,7 @@ impl Library {
                 continue;
             };
             let shown = if absolute {
-                format!("/{}", f.path)
+                format!("/{rest}")
             } else {
                 rest.to_owned()
             };
@@ -109,7 +135,43 @@ impl Library {
             }
         }
         direct.extend(nested);
-        direct
+        Ok(direct)
+    }
+
+    /// The directory that `dirs` (pieces separated by `/`) lead to from directory `base`,
+    /// one piece at a time as the reference walks them: each must name a directory of the
+    /// library exactly (so `.`, `..` and an empty piece lead nowhere), and a private
+    /// library is never entered. The error names the pieces that led somewhere:
+    /// `Did not find 'a'` for `a/b` without `a/b`.
+    fn walk(&self, base: &str, dirs: &str) -> Result<String, String> {
+        let mut dir = base.to_owned();
+        let mut walked = 0;
+        for piece in dirs.split('/') {
+            if piece == PRIVATE_LIB_DIR {
+                return Err(format!("Encountered private library '{PRIVATE_LIB_DIR}'"));
+            }
+            let next = join(&dir, piece);
+            let prefix = format!("{next}/");
+            let exists = !piece.is_empty()
+                && piece != "."
+                && piece != ".."
+                && self.files.iter().any(|f| f.path.starts_with(&prefix));
+            if !exists {
+                return Err(format!("Did not find '{}'", &dirs[..walked.max(1) - 1]));
+            }
+            walked += piece.len() + 1;
+            dir = next;
+        }
+        Ok(dir)
+    }
+}
+
+/// Where a lookup starts: the library root for a path with a leading `/` (one `/` taken
+/// off, as the reference does), else directory `from_dir`; and the path from there.
+fn start<'p>(from_dir: &'p str, path: &'p str) -> (&'p str, &'p str) {
+    match path.strip_prefix('/') {
+        Some(rest) => ("", rest),
+        None => (from_dir, path),
     }
 }
 
@@ -161,13 +223,100 @@ mod tests {
             file("sub/c.yml"),
         ];
         let root = Library::root(&files);
-        assert_eq!(root.list("", ""), vec!["config.yml", "sub/c.yml"]);
+        assert_eq!(
+            root.list("", ""),
+            Ok(vec!["config.yml".to_owned(), "sub/c.yml".to_owned()])
+        );
         let lib = root.child("", "lib").unwrap();
-        assert_eq!(lib.list("", ""), vec!["a.yml"]);
-        assert_eq!(lib.find("a.yml").unwrap().rel_path, "_ytt_lib/lib/a.yml");
+        assert_eq!(lib.list("", ""), Ok(vec!["a.yml".to_owned()]));
+        assert_eq!(
+            lib.find_from("", "a.yml").unwrap().1.rel_path,
+            "_ytt_lib/lib/a.yml"
+        );
         let nested = lib.child("", "nested").unwrap();
-        assert_eq!(nested.list("", ""), vec!["b.yml"]);
+        assert_eq!(nested.list("", ""), Ok(vec!["b.yml".to_owned()]));
         assert!(root.child("sub", "lib").is_none());
         assert!(root.has_private_dir(""));
+    }
+
+    /// The reference's lookups, as measured: one directory at a time from the asking
+    /// file's directory (the root after one leading `/`), each by its exact name.
+    #[test]
+    fn paths_are_walked_one_directory_at_a_time() {
+        let files = vec![
+            file("t.yml"),
+            file("lib/h.star"),
+            file("a/y.star"),
+            file("sub/deep/x.star"),
+            file("_ytt_lib/l/z.star"),
+        ];
+        let root = Library::root(&files);
+        let find = |from: &str, path: &str| root.find_from(from, path).map(|(full, _)| full);
+        let missing =
+            |p: &str, e: &str| Err(format!("Expected to find file '{p}', but did not: {e}"));
+        let hint = |p: &str| {
+            Err(format!(
+                "Expected to find file '{p}' (hint: only files included via -f flag are available)"
+            ))
+        };
+        assert_eq!(find("", "lib/h.star"), Ok("lib/h.star".to_owned()));
+        assert_eq!(find("", "/lib/h.star"), Ok("lib/h.star".to_owned()));
+        assert_eq!(find("sub", "/lib/h.star"), Ok("lib/h.star".to_owned()));
+        assert_eq!(find("sub", "deep/x.star"), Ok("sub/deep/x.star".to_owned()));
+        assert_eq!(find("", "lib/nope.star"), hint("lib/nope.star"));
+        assert_eq!(find("", "/lib/nope.star"), hint("lib/nope.star"));
+        assert_eq!(find("", "nope.star"), hint("nope.star"));
+        assert_eq!(find("", "a/"), hint("a/"));
+        assert_eq!(find("", "nodir/x"), missing("nodir/x", "Did not find ''"));
+        assert_eq!(find("", "a/b/x"), missing("a/b/x", "Did not find 'a'"));
+        assert_eq!(
+            find("", "./lib/h.star"),
+            missing("./lib/h.star", "Did not find ''")
+        );
+        assert_eq!(
+            find("", "lib/./h.star"),
+            missing("lib/./h.star", "Did not find 'lib'")
+        );
+        assert_eq!(
+            find("", "lib//h.star"),
+            missing("lib//h.star", "Did not find 'lib'")
+        );
+        assert_eq!(
+            find("", "lib/h.star/x"),
+            missing("lib/h.star/x", "Did not find 'lib'")
+        );
+        assert_eq!(
+            find("", "//lib/h.star"),
+            missing("/lib/h.star", "Did not find ''")
+        );
+        assert_eq!(
+            find("sub", "../lib/h.star"),
+            missing("../lib/h.star", "Did not find ''")
+        );
+        assert_eq!(find("sub", "x.star"), hint("x.star"));
+        let private = "Encountered private library '_ytt_lib'";
+        assert_eq!(
+            find("", "_ytt_lib/l/z.star"),
+            missing("_ytt_lib/l/z.star", private)
+        );
+
+        let list = |from: &str, dir: &str| root.list(from, dir);
+        let names = |n: &[&str]| Ok(n.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(
+            list("", ""),
+            names(&["t.yml", "lib/h.star", "a/y.star", "sub/deep/x.star"])
+        );
+        assert_eq!(list("", "/lib"), names(&["/h.star"]));
+        assert_eq!(
+            list("sub", "/"),
+            names(&["/t.yml", "/lib/h.star", "/a/y.star", "/sub/deep/x.star"])
+        );
+        assert_eq!(list("sub", ""), names(&["deep/x.star"]));
+        assert_eq!(list("", "sub/deep"), names(&["x.star"]));
+        assert_eq!(list("", "lib/"), Err("Did not find 'lib'".to_owned()));
+        assert_eq!(list("", "."), Err("Did not find ''".to_owned()));
+        assert_eq!(list("sub", ".."), Err("Did not find ''".to_owned()));
+        assert_eq!(list("", "a/y.star"), Err("Did not find 'a'".to_owned()));
+        assert_eq!(list("", "_ytt_lib"), Err(private.to_owned()));
     }
 }

@@ -15,7 +15,7 @@ use super::compile::{compile_file, Compiled};
 use super::data::{data_module, frozen_values};
 use super::execution::{library_values, with_host, LibraryInputs, Settings};
 use super::libmodule::library_module;
-use super::library::{dir_of, is_private, join, Library};
+use super::library::{dir_of, join, Library};
 use super::refs::Envelope;
 use crate::diagnostic::{reword, Reword as _};
 use crate::eval::exec::run_template;
@@ -130,25 +130,13 @@ impl<'a> LibraryEval<'a> {
 
     /// Loads a library file of this library by its path.
     pub fn load_file(&self, path: &str, dir: &str) -> anyhow::Result<FrozenModule> {
-        let full = match path.strip_prefix('/') {
-            Some(abs) => abs.to_owned(),
-            None => join(dir, path),
-        };
-        if is_private(&full) {
-            bail!(
-                "Expected to find file '{path}', but did not: Encountered private library '_ytt_lib'"
-            );
-        }
-        let file = self
-            .library
-            .find(&full)
-            .ok_or_else(|| {
-                anyhow!("Expected to find file '{path}' (hint: only files included via -f flag are available)")
-            })?
-            .clone();
+        let (full, file) = self.library.find_from(dir, path).map_err(|e| anyhow!(e))?;
+        let file = file.clone();
         if !file.is_library && file.kind != FileKind::Starlark {
+            // the path as looked up: one leading `/` taken off (`Library::find_from`)
+            let path = path.strip_prefix('/').unwrap_or(path);
             bail!(
-                "Expected file '{path}' to be a library file (.star, *.lib.yml, *.lib.txt), but was not (hint: use data.read(...) to read its contents)"
+                "Expected file '{path}' to be a library file, but was not (hint: library filename must end with '.lib.yml' or '.star'; use data.read(...) for loading non-templated file contents)"
             );
         }
         if let Some(m) = self.modules.borrow().get(&full) {
