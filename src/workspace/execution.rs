@@ -40,6 +40,10 @@ pub struct Settings {
     /// `--data-values-schema-inspect`): templates are never evaluated, so a YAML file
     /// without annotations is only checked for YAML errors, as the reference does.
     pub values_only: bool,
+    /// Only the schema is wanted (`--data-values-schema-inspect`): as the reference, no
+    /// data values are applied (from files or flags), and a file holding no schema
+    /// document is not evaluated, so their mistakes are not reported.
+    pub schema_only: bool,
 }
 
 /// Values `library.with_data_values(...)` adds.
@@ -151,7 +155,9 @@ pub fn library_values(
             if has_schema {
                 schema_files.push(f.file.rel_path.clone());
             }
-            if has_schema || ds.docs.iter().any(values::is_data_values_doc) {
+            if has_schema
+                || (!settings.schema_only && ds.docs.iter().any(values::is_data_values_doc))
+            {
                 dv_files.push((f.clone(), ds));
             } else {
                 files.push((f.clone(), Some(ds)));
@@ -166,6 +172,12 @@ pub fn library_values(
         .filter(|(_, ds)| ds.docs.iter().any(values::is_data_values_doc))
         .map(|(f, _)| f.file.rel_path.clone())
         .collect();
+    let mut inputs = inputs;
+    if settings.schema_only {
+        inputs
+            .envelopes
+            .retain(|e| matches!(e.payload, Payload::Schema { .. }));
+    }
     let has_more = inputs
         .envelopes
         .iter()
@@ -195,14 +207,44 @@ pub fn library_values(
     let mut own: Vec<Doc> = Vec::new();
     let mut own_schemas: Vec<Doc> = Vec::new();
     let mut child_envelopes: Vec<Envelope> = Vec::new();
-    for (f, ds) in dv_files {
+    // As the reference reads them: the schema files first (a file with a schema document
+    // holds nothing else), then the data values files; each step's errors name its files.
+    let mut schema_order = schema_files.clone();
+    if inputs
+        .envelopes
+        .iter()
+        .any(|e| e.refs.is_empty() && matches!(e.payload, Payload::Schema { .. }))
+    {
+        schema_order.push("additional data values".into());
+    }
+    let schema_order = schema_order.join(", ");
+    let schema_wrap = |e: anyhow::Error| {
+        reword(e, |e| {
+            format!(
+                "Overlaying data values schema (in following order: {schema_order}): \n{}",
+                indent(&format!("{e:#}"), 2)
+            )
+        })
+    };
+    let (schema_dv, values_dv): (Vec<_>, Vec<_>) = dv_files
+        .into_iter()
+        .partition(|(_, ds)| ds.docs.iter().any(values::is_schema_doc));
+    let dv_files = schema_dv
+        .into_iter()
+        .map(|file| (file, true))
+        .chain(values_dv.into_iter().map(|file| (file, false)));
+    for ((f, ds), schema_file) in dv_files {
+        let (step, step_order) = match schema_file {
+            true => ("data values schema", &schema_order),
+            false => ("data values", &order),
+        };
         let out = match compile_yaml_file(rt, &f.file, ds, settings.compile)? {
             Compiled::Plain(ds) => ds,
             Compiled::Template(t) => {
                 let loader = empty.loader_for(&f.path);
                 let templating = |e: Diagnostic| {
                     e.reworded(|e| format!(
-                        "Overlaying data values (in following order: {order}):\n  Templating file '{}': {e}",
+                        "Overlaying {step} (in following order: {step_order}):\n  Templating file '{}': {e}",
                         f.file.rel_path
                     ))
                 };
@@ -214,7 +256,7 @@ pub fn library_values(
         };
         for doc in out.docs {
             if doc.meta.has_annotation(values::DATA_VALUES_SCHEMA) {
-                match library_ref(&doc, host).map_err(wrap)? {
+                match library_ref(&doc, host).map_err(schema_wrap)? {
                     Some((refs, text)) => child_envelopes.push(Envelope::new(
                         refs,
                         text,
@@ -226,6 +268,18 @@ pub fn library_values(
                     )),
                     None => own_schemas.push(doc),
                 }
+                continue;
+            }
+            if schema_file {
+                if doc.is_empty() {
+                    continue;
+                }
+                return Err(schema_wrap(anyhow!(
+                    "Templating file '{0}':\n  Expected schema file '{0}' to only have schema documents",
+                    f.file.rel_path
+                )));
+            }
+            if settings.schema_only {
                 continue;
             }
             let Some(dv) = doc.meta.annotation(values::DATA_VALUES).cloned() else {

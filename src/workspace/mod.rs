@@ -176,6 +176,7 @@ fn run(mut opts: RenderOptions, files: Vec<InputFile>) -> anyhow::Result<Rendere
         disable_values_validation: opts.disable_values_validation || opts.schema_inspect,
         disable_output_validation: opts.disable_output_validation,
         values_only: opts.schema_inspect || opts.data_values_inspect,
+        schema_only: opts.schema_inspect,
     };
     let inputs = LibraryInputs {
         envelopes: execution::cli_envelopes(std::mem::take(&mut opts.data_values))?,
