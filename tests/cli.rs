@@ -854,3 +854,21 @@ fn template_subcommand_aliases() {
         );
     }
 }
+
+/// `ytt ... 2>&1 | head -1`: stderr is a pipe whose reader is gone. The error still
+/// exits 1 (writing it must not panic, which exited 101).
+#[test]
+fn an_error_with_stderr_closed_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "tpl.yml", "a: #@ fail(\"boom\")\n");
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let status = Command::new(env!("CARGO_BIN_EXE_ytt"))
+        .args(["-f", "tpl.yml"])
+        .current_dir(dir.path())
+        .stdout(Stdio::null())
+        .stderr(writer)
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(1));
+}

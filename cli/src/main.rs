@@ -1,5 +1,6 @@
 //! The `ytt` binary: run the command line, print the error, set the exit code.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 /// The allocator (`ytt::memory`: mimalloc on Linux), within the run's memory budget
@@ -43,7 +44,9 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("ytt: Error: {e:#}");
+            // stderr may be a pipe whose reader is gone (`ytt ... 2>&1 | head`):
+            // the exit code still tells the error, where `eprintln!` would panic
+            let _ = writeln!(std::io::stderr().lock(), "ytt: Error: {e:#}");
             ExitCode::from(1)
         }
     }

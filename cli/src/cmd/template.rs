@@ -1,6 +1,7 @@
 //! The template command (the root command, `template`, `t`, `tpl`): read the inputs,
 //! apply file marks, render the root library, write the output.
 
+use std::io::Write as _;
 use std::time::Instant;
 
 use anyhow::{bail, Result};
@@ -94,7 +95,6 @@ fn evaluate(opts: &Options, sources: Vec<SourceFile>) -> Result<RunOutput> {
 /// prints them.
 fn stderr_messages() -> Messages {
     Messages::new(|bytes| {
-        use std::io::Write as _;
         let _ = std::io::stderr().lock().write_all(bytes);
     })
 }
@@ -154,9 +154,11 @@ fn schema_inspect(opts: &Options, inputs: Vec<InputFile>) -> Result<()> {
         meta: Meta::default(),
     };
     let parts = output::emit(opts.output.format, &docs, &rendered.names)?;
+    let mut stderr = std::io::stderr().lock();
     for w in warnings {
-        eprintln!("{w}");
+        let _ = writeln!(stderr, "{w}");
     }
+    drop(stderr);
     output::write_stdout_parts(&parts)
 }
 
