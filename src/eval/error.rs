@@ -362,6 +362,31 @@ fn clean_message(msg: &str) -> String {
             if let Some(attr) = parts[0].strip_prefix('.').and_then(|a| a.strip_suffix('=')) {
                 return format!("can't assign to .{attr} field of {}", parts[2]);
             }
+            match parts[0] {
+                "len()" => return format!("len: value of type {} has no len", parts[2]),
+                op @ ("-" | "+" | "~") => return format!("unknown unary op: {op} {}", parts[2]),
+                _ => {}
+            }
+        }
+    }
+    if msg.starts_with("float division by zero") {
+        return "real division by zero".to_owned();
+    }
+    if msg.starts_with("Floor division by zero") {
+        return "floored division by zero".to_owned();
+    }
+    if msg == "Third argument of range (step) cannot be zero" {
+        return "range: step argument must not be zero".to_owned();
+    }
+    if let Some(rest) = msg.strip_prefix("Value of type `") {
+        if let Some(t) = rest.strip_suffix("` is not hashable") {
+            return format!("unhashable type: {t}");
+        }
+    }
+    if let Some(rest) = msg.strip_prefix("Cannot parse `") {
+        // Cannot parse `x` as an integer in base 10
+        if let Some((text, base)) = rest.split_once("` as an integer in base ") {
+            return format!("int: invalid literal with base {base}: {text}");
         }
     }
     msg.to_owned()
@@ -515,6 +540,37 @@ mod tests {
             clean_message("Operation `[]` not supported on type `int`"),
             "Operation `[]` not supported on type `int`"
         );
+        // builtins' and operators' errors, as the reference words them
+        for (ours, reference) in [
+            (
+                "Operation `len()` not supported on type `NoneType`",
+                "len: value of type NoneType has no len",
+            ),
+            (
+                "Operation `-` not supported on type `string`",
+                "unknown unary op: - string",
+            ),
+            (
+                "Operation `~` not supported on type `list`",
+                "unknown unary op: ~ list",
+            ),
+            ("float division by zero: 1 / 0", "real division by zero"),
+            ("Floor division by zero: 7 // 0", "floored division by zero"),
+            (
+                "Third argument of range (step) cannot be zero",
+                "range: step argument must not be zero",
+            ),
+            (
+                "Value of type `dict` is not hashable",
+                "unhashable type: dict",
+            ),
+            (
+                "Cannot parse `zz` as an integer in base 8",
+                "int: invalid literal with base 8: zz",
+            ),
+        ] {
+            assert_eq!(clean_message(ours), reference);
+        }
         assert_eq!(
             clean_message("Key `\"a\"` was not found"),
             "key \"a\" not in dict"
