@@ -108,7 +108,7 @@ pub fn with_host<R>(rt: &Runtime, f: impl FnOnce(&mut dyn Host) -> R) -> R {
 pub fn library_values(
     rt: &Runtime,
     lib: &Arc<Library>,
-    inputs: LibraryInputs,
+    mut inputs: LibraryInputs,
     settings: Settings,
     host: &mut dyn Host,
 ) -> anyhow::Result<ValuesStage> {
@@ -172,7 +172,6 @@ pub fn library_values(
         .filter(|(_, ds)| ds.docs.iter().any(values::is_data_values_doc))
         .map(|(f, _)| f.file.rel_path.clone())
         .collect();
-    let mut inputs = inputs;
     if settings.schema_only {
         inputs
             .envelopes
@@ -187,14 +186,7 @@ pub fn library_values(
         order.push("additional data values".into());
     }
     let order = order.join(", ");
-    let wrap = |e: anyhow::Error| {
-        reword(e, |e| {
-            format!(
-                "Overlaying data values (in following order: {order}): \n{}",
-                indent(&format!("{e:#}"), 2)
-            )
-        })
-    };
+    let wrap = |e: anyhow::Error| overlaying("data values", &order, e);
 
     // the library's own documents, evaluated with empty data values
     let empty = LibraryEval::new(
@@ -218,14 +210,7 @@ pub fn library_values(
         schema_order.push("additional data values".into());
     }
     let schema_order = schema_order.join(", ");
-    let schema_wrap = |e: anyhow::Error| {
-        reword(e, |e| {
-            format!(
-                "Overlaying data values schema (in following order: {schema_order}): \n{}",
-                indent(&format!("{e:#}"), 2)
-            )
-        })
-    };
+    let schema_wrap = |e: anyhow::Error| overlaying("data values schema", &schema_order, e);
     let (schema_dv, values_dv): (Vec<_>, Vec<_>) = dv_files
         .into_iter()
         .partition(|(_, ds)| ds.docs.iter().any(values::is_schema_doc));
@@ -482,6 +467,17 @@ fn library_ref(
     };
     let refs = parse_ref(&text).map_err(|e| anyhow!("Annotation library/ref:\n  {e}"))?;
     Ok(Some((refs, text)))
+}
+
+/// `e` as an error of the step overlaying the files in `order` (`data values`,
+/// `data values schema`), indented under the step's line.
+fn overlaying(step: &str, order: &str, e: anyhow::Error) -> anyhow::Error {
+    reword(e, |e| {
+        format!(
+            "Overlaying {step} (in following order: {order}): \n{}",
+            indent(&format!("{e:#}"), 2)
+        )
+    })
 }
 
 /// A library's schema: its own schema documents in file order, then those its parent
