@@ -328,3 +328,101 @@ fn the_deepest_input_renders_on_a_default_stack() {
     assert_eq!(rendered.0.matches("v: 1").count(), 2);
     assert_eq!(rendered.0.matches("extra: 1").count(), 2);
 }
+
+/// Renders `files` with documents written ahead or not: the YAML of every output file,
+/// and how many documents came with a text written ahead.
+fn render_yaml(files: &[(&str, String)], write_ahead: bool) -> (String, usize) {
+    let opts = RenderOptions {
+        modules: ytt_stdlib::modules(),
+        write_ahead,
+        ..RenderOptions::default()
+    };
+    let inputs = files
+        .iter()
+        .map(|(name, text)| InputFile::new(*name, text.as_bytes().to_vec()))
+        .collect();
+    let rendered = render(opts, inputs).expect("the run succeeds");
+    let (mut yaml, mut written) = (String::new(), 0);
+    for out in &rendered.outputs {
+        if let OutputContent::Yaml(ds) = &out.content {
+            yaml_docset(ds, &mut yaml);
+            written += ds
+                .docs
+                .iter()
+                .filter(|d| d.written.text().is_some())
+                .count();
+        }
+    }
+    (yaml, written)
+}
+
+/// A template of `n` documents of several shapes: nested maps and arrays, block and
+/// quoted strings, an empty document (it leaves the set), documents from a function.
+fn many_documents(n: usize) -> String {
+    format!(
+        "#@ load(\"@ytt:template\", \"template\")\n\
+         #@ def pair(i):\n\
+         ---\n\
+         from_function: #@ i\n\
+         ---\n\
+         - #@ [i, {{'k': i}}]\n\
+         #@ end\n\
+         #@ for i in range({n}):\n\
+         ---\n\
+         name: #@ 'doc-' + str(i)\n\
+         spec:\n  \
+           text: #@ 'line one\\nline two' if i % 7 == 0 else \"'quoted' \" + str(i)\n  \
+           items:\n  - a: #@ i\n    b: [1, 2]\n\
+         #@ if i % 10 == 0:\n\
+         --- #@ template.replace(pair(i))\n\
+         #@ end\n\
+         #@ if i % 13 == 0:\n\
+         ---\n\
+         #@ end\n\
+         #@ end\n"
+    )
+}
+
+#[test]
+fn documents_written_ahead_are_the_documents_written_after() {
+    let overlay = "#@ load(\"@ytt:overlay\", \"overlay\")\n\
+                   #@overlay/match by=overlay.subset({\"name\": \"doc-3\"})\n\
+                   ---\n\
+                   name: edited\n"
+        .to_owned();
+    let library = "#@ load(\"@ytt:library\", \"library\")\n\
+                   #@ load(\"@ytt:template\", \"template\")\n\
+                   --- #@ template.replace(library.get(\"lib\").eval())\n\
+                   ---\n\
+                   last: true\n"
+        .to_owned();
+    let cases: Vec<Vec<(&str, String)>> = vec![
+        vec![("t.yml", many_documents(300))],
+        // too few to start a thread
+        vec![("t.yml", many_documents(5))],
+        // documents written ahead then changed by an overlay
+        vec![("t.yml", many_documents(300)), ("z.yml", overlay)],
+        // a plain file before, a text template between, a library's documents
+        vec![
+            ("a.yml", "plain: 1\n---\nplain: 2\n".to_owned()),
+            ("b.txt", "(@= str(1) @)\n".to_owned()),
+            ("c.yml", many_documents(100)),
+            ("d.yml", library),
+            ("_ytt_lib/lib/l.yml", many_documents(100)),
+        ],
+    ];
+    for files in cases {
+        let (after, none) = render_yaml(&files, false);
+        let (ahead, written) = render_yaml(&files, true);
+        assert_eq!(none, 0);
+        assert_eq!(ahead, after, "{:?}", files[0].0);
+        let many = files
+            .iter()
+            .any(|(_, t)| t.contains("range(100)") || t.contains("range(300)"));
+        let edited = files.iter().any(|(n, _)| *n == "z.yml");
+        // written ahead: the documents of large templates, unless an overlay came
+        assert_eq!(written > 0, many && !edited, "{files:?}");
+        assert_eq!(ahead.contains("name: edited\n"), edited);
+        assert!(ahead.contains("from_function: 0\n") && ahead.contains("  text: |-\n"));
+    }
+}

@@ -33,8 +33,10 @@ use super::fragment::{FragmentNode, YamlFragment};
 use super::ystruct::struct_fields;
 use crate::template::{instr, CompiledTemplate, TKind};
 use crate::validations::ASSERT_VALIDATE;
+use crate::yaml::emit::AheadWriter;
 use crate::yaml::{
     Annotation, Array, ArrayItem, Doc, DocSet, Map, MapItem, Meta, Node, Pos, ThinVec, ValueRef,
+    Written,
 };
 
 /// What a root template produced.
@@ -94,6 +96,9 @@ struct Ctx {
     /// Documents already finished and materialised (a new document started after them),
     /// so that the arena holds one document at a time.
     done_docs: Vec<Doc>,
+    /// Where a template's finished documents go instead, to be written on another core
+    /// as evaluation goes on ([`Runtime::write_ahead`]).
+    ahead: Option<AheadWriter>,
     /// What a function returns when its code reaches none of its nodes: the collection
     /// (or text) its body's nodes are written in, empty.
     empty_kind: Option<TKind>,
@@ -133,6 +138,8 @@ pub struct Runtime {
     /// Whether an `@assert/validate` annotation was made in this run: output documents
     /// can carry one only then, and are not walked for them otherwise.
     asserts: std::cell::Cell<bool>,
+    /// The template whose next evaluation writes its documents ahead.
+    ahead_for: std::cell::Cell<Option<u32>>,
 }
 
 /// Where a run's messages go as they happen — `print()` output and warnings, each a
@@ -299,9 +306,19 @@ impl Runtime {
             parents: Vec::new(),
             pending_annotations: ThinVec::new(),
             done_docs: Vec::new(),
+            // a template's own nodes, not a function's
+            ahead: (first_node.is_none() && self.ahead_for.get() == Some(template))
+                .then(AheadWriter::default),
             empty_kind,
         });
         Ok(())
+    }
+
+    /// The documents of template `id`'s next evaluation (as the run's template, not
+    /// loaded) are written as YAML on another core as they are finished (see
+    /// `emit::AheadWriter`); `None` stops that.
+    pub fn write_ahead(&self, id: Option<u32>) {
+        self.ahead_for.set(id);
     }
 
     /// Marks the start of a module's evaluation.
@@ -502,7 +519,10 @@ impl Runtime {
         if node.kind == TKind::Doc && Some(parent_inst) == ctx.root && ctx.arena.len() > 1 {
             // the documents so far are finished: materialise them and free the arena
             let docs = Materializer { t: &t, ctx }.docset(parent_inst)?.docs;
-            ctx.done_docs.extend(docs);
+            match &mut ctx.ahead {
+                Some(ahead) => ahead.push(docs),
+                None => ctx.done_docs.extend(docs),
+            }
             ctx.arena.truncate(parent_inst + 1);
             ctx.arena[parent_inst].children = Children::default();
         }
@@ -644,7 +664,11 @@ impl Runtime {
     fn end_root(&self) -> anyhow::Result<()> {
         let mut ctx = self.pop_ctx()?;
         let t = self.tpl(ctx.template)?;
-        let done = std::mem::take(&mut ctx.done_docs);
+        let mut done = match ctx.ahead.take() {
+            Some(ahead) => ahead.finish(),
+            None => Vec::new(),
+        };
+        done.append(&mut ctx.done_docs);
         let m = Materializer { t: &t, ctx: &ctx };
         let out = match ctx.root {
             None => RootOutput::Docs(DocSet::default()),
@@ -880,6 +904,7 @@ impl Materializer<'_> {
                         value: i.value,
                         meta: i.meta,
                         computed: n.computed,
+                        written: Written::default(),
                     })),
                     Node::Null => {}
                     other => bail!(
@@ -891,6 +916,7 @@ impl Materializer<'_> {
                     computed: n.computed && matches!(setting, Some(Setting::Value(_))),
                     value: self.item_value(c, setting)?,
                     meta: self.meta(n),
+                    written: Written::default(),
                 }),
             }
         }

@@ -13,6 +13,7 @@ use super::matching::{compare_subset, lines_suffix, parse_expects_str, Expects, 
 use super::Host;
 use crate::yaml::{
     Annotation, Array, ArrayItem, Doc, DocSet, Map, MapItem, Meta, Node, Pos, ThinVec, ValueRef,
+    Written,
 };
 
 const MATCH: &str = "overlay/match";
@@ -846,6 +847,7 @@ impl<H: Host + ?Sized> Engine<'_, H> {
             value,
             meta: clean_meta(&rd.meta),
             computed: rd.computed,
+            written: Written::default(),
         };
         if op == Op::Append {
             Self::push_doc(left, new_doc(clean(&rd.value)));

@@ -22,7 +22,7 @@ use crate::overlay::{self, Host};
 use crate::schema::{FlagOrigin, Schema, Sources};
 use crate::template::CompileOptions;
 use crate::yaml::parser::Keep;
-use crate::yaml::{Doc, DocSet, Meta, Node};
+use crate::yaml::{Doc, DocSet, Meta, Node, Written};
 
 /// How a library's files are read and compiled.
 #[derive(Clone, Copy, Debug, Default)]
@@ -527,12 +527,15 @@ fn library_schema<'e>(
 }
 
 /// Evaluates a library's templates with its data values, applies its overlays, and checks
-/// that every envelope for its private libraries was delivered.
+/// that every envelope for its private libraries was delivered. `write_ahead`: the
+/// caller writes the outputs as YAML, so templates' documents are written as they are
+/// finished (`Runtime::write_ahead`).
 pub fn library_outputs(
     rt: &Runtime,
     lib: &Arc<Library>,
     stage: ValuesStage,
     settings: Settings,
+    write_ahead: bool,
 ) -> anyhow::Result<Vec<OutputFile>> {
     let scope = Arc::new(Scope::new(lib.clone(), stage.child_envelopes, settings));
     let null_values_are_none = stage.values.is_null() && stage.schema.is_some();
@@ -563,7 +566,10 @@ pub fn library_outputs(
                     Compiled::Plain(ds) => OutputContent::Yaml(ds),
                     Compiled::Template(t) => {
                         let loader = eval.loader_for(&f.path);
-                        match run_template(rt, super::globals(), &loader, &t)? {
+                        rt.write_ahead(write_ahead.then_some(t.id));
+                        let run = run_template(rt, super::globals(), &loader, &t);
+                        rt.write_ahead(None);
+                        match run? {
                             (_, Some(RootOutput::Docs(ds))) => OutputContent::Yaml(ds),
                             _ => bail!("template '{}' produced no documents", file.rel_path),
                         }
@@ -654,6 +660,10 @@ fn apply_overlays(rt: &Runtime, outputs: &mut Vec<OutputFile>) -> anyhow::Result
         }
     }
     if !overlays.is_empty() {
+        // documents written ahead may change now
+        for d in docsets.iter_mut().flat_map(|ds| &mut ds.docs) {
+            d.written = Written::default();
+        }
         with_host(rt, |host| -> anyhow::Result<()> {
             for ov in &overlays {
                 overlay::apply_to_docsets(&mut docsets, ov, host).map_err(|error| {

@@ -302,7 +302,7 @@ fn library_methods(builder: &mut MethodsBuilder) {
         settings.disable_output_validation |= output_disable_validation;
         let stage = h.values(rt, eval, "eval", settings)?;
         let outputs =
-            library_outputs(rt, &h.child, stage, settings).map_err(|e| h.wrap("eval", e))?;
+            library_outputs(rt, &h.child, stage, settings, false).map_err(|e| h.wrap("eval", e))?;
         let mut docs = DocSet::default();
         for out in outputs {
             if let OutputContent::Yaml(ds) = out.content {

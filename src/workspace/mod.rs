@@ -57,6 +57,9 @@ pub struct RenderOptions {
     /// The bytes the process holds in large blocks, where the embedder's allocator counts
     /// them: loops collect garbage as these grow too (see `eval::gc`).
     pub held_bytes: Option<fn() -> usize>,
+    /// The caller writes the output documents as YAML (`emit::yaml_texts`): templates'
+    /// documents are written while the run goes on, on another core.
+    pub write_ahead: bool,
 }
 
 /// What a run produced, one entry per output file, in output order.
@@ -206,7 +209,7 @@ fn run(mut opts: RenderOptions, files: Vec<InputFile>) -> anyhow::Result<Rendere
             ..Rendered::default()
         });
     }
-    let outputs = execution::library_outputs(&rt, &library, stage, settings)?;
+    let outputs = execution::library_outputs(&rt, &library, stage, settings, opts.write_ahead)?;
     Ok(Rendered {
         outputs,
         names: opts.names,

@@ -336,6 +336,31 @@ pub struct Doc {
     /// The value was computed by an expression (`--- #@ {}`) rather than written as YAML
     /// (or built from YAML fragments): see [`Doc::is_empty`].
     pub computed: bool,
+    /// The document's YAML text when it was written ahead (`emit::AheadWriter`), to be
+    /// used as long as the value is what was written: a step that edits a written
+    /// document (applying overlays) drops it.
+    pub written: Written,
+}
+
+/// A document's text written ahead of the output ([`Doc::written`]). A cache: two
+/// documents are equal or not whatever their texts.
+#[derive(Clone, Debug, Default)]
+pub struct Written(Option<String>);
+
+impl Written {
+    pub fn new(text: String) -> Self {
+        Written(Some(text))
+    }
+
+    pub fn text(&self) -> Option<&str> {
+        self.0.as_deref()
+    }
+}
+
+impl PartialEq for Written {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 impl Doc {
@@ -345,6 +370,7 @@ impl Doc {
             value,
             meta,
             computed: false,
+            written: Written::default(),
         }
     }
 

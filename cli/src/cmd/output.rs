@@ -3,6 +3,7 @@
 //!
 //! Everything is rendered into memory first; nothing is written when any part fails.
 
+use std::borrow::Cow;
 use std::io::Write;
 
 use anyhow::{anyhow, bail, Result};
@@ -138,15 +139,19 @@ pub fn write_bulk(result: Result<RunOutput>) -> Result<()> {
 }
 
 pub fn write_stdout(bytes: &[u8]) -> Result<()> {
-    write_stdout_parts(&[bytes])
+    write_out([bytes])
 }
 
 /// Writes `parts` one after the other (see [`emit()`]).
-pub fn write_stdout_parts(parts: &[impl AsRef<[u8]>]) -> Result<()> {
+pub fn write_stdout_parts(parts: &[impl AsRef<str>]) -> Result<()> {
+    write_out(parts.iter().map(|p| p.as_ref().as_bytes()))
+}
+
+fn write_out<'p>(parts: impl IntoIterator<Item = &'p [u8]>) -> Result<()> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let res = parts
-        .iter()
-        .try_for_each(|p| out.write_all(p.as_ref()))
+        .into_iter()
+        .try_for_each(|p| out.write_all(p))
         .and_then(|_| out.flush());
     match res {
         Ok(()) => Ok(()),
@@ -159,14 +164,22 @@ pub fn write_stdout_parts(parts: &[impl AsRef<[u8]>]) -> Result<()> {
 /// `ds` in `format`, in parts to be written one after the other: a large output is
 /// written on every core, a part per run of documents, and is not joined. `names`: the
 /// file names of the run that made `ds`.
-pub fn emit(format: OutputFormat, ds: &DocSet, names: &FileNames) -> Result<Vec<String>> {
+pub fn emit<'d>(
+    format: OutputFormat,
+    ds: &'d DocSet,
+    names: &FileNames,
+) -> Result<Vec<Cow<'d, str>>> {
     Ok(match format {
         OutputFormat::Yaml => emit::yaml_texts(ds),
-        OutputFormat::Json => emit::json_texts(ds).map_err(|e| anyhow!("{e}"))?,
+        OutputFormat::Json => emit::json_texts(ds)
+            .map_err(|e| anyhow!("{e}"))?
+            .into_iter()
+            .map(Cow::Owned)
+            .collect(),
         OutputFormat::Pos => {
             let mut out = String::new();
             emit::pos_docset(ds, names, &mut out);
-            vec![out]
+            vec![Cow::Owned(out)]
         }
     })
 }

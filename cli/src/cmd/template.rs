@@ -82,6 +82,7 @@ fn evaluate(opts: &Options, sources: Vec<SourceFile>) -> Result<RunOutput> {
         messages: stderr_messages(),
         modules: ytt_stdlib::modules(),
         held_bytes: Some(crate::memory::counted),
+        write_ahead: writes_yaml_to_stdout(opts),
     };
     let rendered = workspace::render_on_this_thread(render_opts, inputs)?;
     if let Some(values) = rendered.data_values {
@@ -89,6 +90,16 @@ fn evaluate(opts: &Options, sources: Vec<SourceFile>) -> Result<RunOutput> {
         return Ok(RunOutput::from_docs(docs, rendered.names));
     }
     Ok(RunOutput::from_files(rendered.outputs, rendered.names))
+}
+
+/// Whether the output documents go to stdout as YAML (the documents written ahead are
+/// then used as they are).
+fn writes_yaml_to_stdout(opts: &Options) -> bool {
+    let out = &opts.output;
+    out.format == OutputFormat::Yaml
+        && out.output_files.is_none()
+        && out.emptied_output_directory.is_none()
+        && !opts.files.bulk_out
 }
 
 /// A run's `print()` output and warnings go to stderr as they happen, as the reference
@@ -128,6 +139,7 @@ fn schema_inspect(opts: &Options, inputs: Vec<InputFile>) -> Result<()> {
         messages: stderr_messages(),
         modules: ytt_stdlib::modules(),
         held_bytes: Some(crate::memory::counted),
+        write_ahead: false,
     };
     let rendered = workspace::render_on_this_thread(render_opts, inputs)?;
     let Some(schema) = rendered.schema else {

@@ -1,5 +1,6 @@
 //! Emitters: ytt-style YAML (go-yaml v2's emitter), Go-style JSON and the `pos` format.
 
+mod ahead;
 mod float;
 mod json;
 mod pos;
@@ -9,6 +10,7 @@ mod yaml;
 #[cfg(test)]
 mod tests;
 
+pub use ahead::AheadWriter;
 pub(crate) use float::write_float_go_v;
 pub use float::{format_float_json, format_float_str, format_float_yaml};
 pub use json::{json_docset, json_texts, json_value};

@@ -57,14 +57,14 @@ pub(super) fn write_docs<E: Send>(
 }
 
 /// `texts` appended to `out` (moved when `out` is empty and they are one).
-pub(super) fn append(out: &mut String, mut texts: Vec<String>) {
+pub(super) fn append<T: AsRef<str> + Into<String>>(out: &mut String, mut texts: Vec<T>) {
     if out.is_empty() && texts.len() == 1 {
-        *out = texts.pop().unwrap_or_default();
+        *out = texts.pop().map(Into::into).unwrap_or_default();
         return;
     }
-    out.reserve(texts.iter().map(String::len).sum());
+    out.reserve(texts.iter().map(|t| t.as_ref().len()).sum());
     for text in texts {
-        out.push_str(&text);
+        out.push_str(text.as_ref());
     }
 }
 

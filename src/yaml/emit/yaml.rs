@@ -17,19 +17,40 @@ pub fn yaml_docset(ds: &DocSet, out: &mut String) {
 }
 
 /// [`yaml_docset`] in parts to be written one after the other: a large output is
-/// written on every core, a part per run of documents (`split`).
-pub fn yaml_texts(ds: &DocSet) -> Vec<String> {
-    let texts = super::split::write_docs(&ds.docs, |docs, first, out| {
-        for (i, doc) in docs.iter().enumerate() {
-            if first + i > 0 {
-                out.push_str("---\n");
+/// written on every core, a part per run of documents (`split`); a document written
+/// ahead (`Doc::written`) is its text as it is.
+pub fn yaml_texts(ds: &DocSet) -> Vec<Cow<'_, str>> {
+    let docs = &ds.docs;
+    let mut parts = Vec::new();
+    let mut at = 0;
+    while at < docs.len() {
+        if let Some(text) = docs[at].written.text() {
+            if at > 0 {
+                parts.push(Cow::Borrowed("---\n"));
             }
-            write_document(&doc.value, out);
+            parts.push(Cow::Borrowed(text));
+            at += 1;
+            continue;
         }
-        Ok::<(), std::convert::Infallible>(())
-    });
-    let Ok(texts) = texts;
-    texts
+        // the documents up to the next one written ahead (all of them, usually)
+        let end = docs[at..]
+            .iter()
+            .position(|d| d.written.text().is_some())
+            .map_or(docs.len(), |n| at + n);
+        let texts = super::split::write_docs(&docs[at..end], |run, first, out| {
+            for (i, doc) in run.iter().enumerate() {
+                if at + first + i > 0 {
+                    out.push_str("---\n");
+                }
+                write_document(&doc.value, out);
+            }
+            Ok::<(), std::convert::Infallible>(())
+        });
+        let Ok(texts) = texts;
+        parts.extend(texts.into_iter().map(Cow::Owned));
+        at = end;
+    }
+    parts
 }
 
 /// A single value as a one-document YAML text (`yaml.encode()`): `a: 1\n`, `foo\n`, `{}\n`.
