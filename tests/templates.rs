@@ -575,10 +575,11 @@ fn a_function_body_spanning_documents_is_an_error() {
     );
 }
 
-/// A function whose body's nodes are all skipped by `if`/`for` returns the collection its
-/// body is written in, empty — not None.
+/// A function whose body's nodes are all skipped by `if`/`for` returns a fragment of
+/// nothing (measured on the reference): not None, empty where iterated or counted, `null`
+/// where set, and no placement for `template.replace`.
 #[test]
-fn a_function_whose_nodes_are_all_skipped_returns_an_empty_collection() {
+fn a_function_whose_nodes_are_all_skipped_returns_a_fragment_of_nothing() {
     let out = Ytt::new()
         .file(
             "funcs.lib.yml",
@@ -610,13 +611,15 @@ fn a_function_whose_nodes_are_all_skipped_returns_an_empty_collection() {
              is_none: #@ no_items() == None\n\
              encoded: #@ yaml.encode(no_items())\n\
              docs: #@ len(no_docs())\n\
+             items: #@ [i for i in no_items()]\n\
+             shown: #@ str(no_docs())\n\
              nested:\n\
              \x20 inner: #@ no_items()\n",
         )
         .run(&["-f", "."]);
     assert_eq!(
         out.ok(),
-        "m: {}\nl: []\nis_none: false\nencoded: |\n  {}\ndocs: 0\nnested:\n  inner: {}\n"
+        "m: null\nl: null\nis_none: false\nencoded: \"\"\ndocs: 0\nitems: []\nshown: yamlfragment(<nil>)\nnested:\n  inner: null\n"
     );
 }
 

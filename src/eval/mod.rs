@@ -5,5 +5,6 @@ pub mod error;
 pub mod exec;
 pub mod fragment;
 pub(crate) mod gc;
+pub mod replace;
 pub mod runtime;
 pub mod ystruct;

@@ -7,17 +7,14 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::fmt;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use allocative::Allocative;
 use anyhow::{anyhow, bail};
 use starlark::any::ProvidesStaticType;
 use starlark::environment::GlobalsBuilder;
 use starlark::eval::{Evaluator, FileLoader};
 use starlark::starlark_module;
-use starlark::starlark_simple_value;
 use starlark::values::dict::AllocDict;
 use starlark::values::dict::DictRef;
 use starlark::values::float::StarlarkFloat;
@@ -25,11 +22,11 @@ use starlark::values::list::ListRef;
 use starlark::values::none::NoneType;
 use starlark::values::tuple::UnpackTuple;
 use starlark::values::OwnedFrozenValue;
-use starlark::values::{Heap, NoSerialize, StarlarkPagable, StarlarkValue, Value, ValueLike};
-use starlark_derive::starlark_value;
+use starlark::values::{Heap, Value, ValueLike};
 
 use super::convert::{from_node_in_fragment, key_from_value, to_node};
 use super::fragment::{FragmentNode, YamlFragment};
+use super::replace::ReplaceMarker;
 use super::ystruct::struct_fields;
 use crate::template::{instr, CompiledTemplate, TKind};
 use crate::validations::ASSERT_VALIDATE;
@@ -99,9 +96,10 @@ struct Ctx {
     /// Where a template's finished documents go instead, to be written on another core
     /// as evaluation goes on ([`Runtime::write_ahead`]).
     ahead: Option<AheadWriter>,
-    /// What a function returns when its code reaches none of its nodes: the collection
-    /// (or text) its body's nodes are written in, empty.
-    empty_kind: Option<TKind>,
+    /// The function's body is text: when its code reaches none of its nodes, it
+    /// returns an empty string (a YAML body returns a fragment of nothing, as the
+    /// reference's: `null` where it is set, empty where iterated).
+    text_body: bool,
 }
 
 /// State shared by every template evaluated in one run.
@@ -282,22 +280,16 @@ impl Runtime {
 
     /// Opens a node context; `first_node` is the first node of a function's body.
     fn start_ctx(&self, template: u32, first_node: Option<u32>) -> anyhow::Result<()> {
-        let empty_kind = match first_node {
+        let text_body = match first_node {
             Some(tag) => {
                 let t = self.tpl(template)?;
                 let node = t
                     .nodes
                     .get(tag as usize)
                     .ok_or_else(|| anyhow!("internal error: unknown node {tag}"))?;
-                Some(match node.kind {
-                    TKind::MapItem => TKind::Map,
-                    TKind::ArrayItem => TKind::Array,
-                    TKind::Doc => TKind::DocSet,
-                    TKind::TextChunk => TKind::Text,
-                    other => other,
-                })
+                node.kind == TKind::TextChunk
             }
-            None => None,
+            None => false,
         };
         self.ctxs.borrow_mut().push(Ctx {
             template,
@@ -309,7 +301,7 @@ impl Runtime {
             // a template's own nodes, not a function's
             ahead: (first_node.is_none() && self.ahead_for.get() == Some(template))
                 .then(AheadWriter::default),
-            empty_kind,
+            text_body,
         });
         Ok(())
     }
@@ -468,12 +460,28 @@ impl Runtime {
             .ok_or_else(|| anyhow!("internal error: node context ended twice"))
     }
 
-    fn start_node(&self, template: u32, tag: u32) -> anyhow::Result<()> {
+    /// Starts the nodes `first..=last` one after the other: a run the compiler found
+    /// without code between its nodes, each after the first inside a node of the run
+    /// and, as a map item, with a key its earlier siblings don't have (see
+    /// `template::Builder::start_node`), so only the first one's key is checked.
+    fn start_nodes(&self, template: u32, first: u32, last: u32) -> anyhow::Result<()> {
         let t = self.tpl(template)?;
         let mut ctxs = self.ctxs.borrow_mut();
         let ctx = ctxs
             .last_mut()
             .ok_or_else(|| anyhow!("internal error: node started outside of a context"))?;
+        for tag in first..=last {
+            Self::start_node(&t, ctx, tag, tag == first)?;
+        }
+        Ok(())
+    }
+
+    fn start_node(
+        t: &Rc<CompiledTemplate>,
+        ctx: &mut Ctx,
+        tag: u32,
+        check_key: bool,
+    ) -> anyhow::Result<()> {
         let node = t
             .nodes
             .get(tag as usize)
@@ -501,7 +509,7 @@ impl Runtime {
         while ctx
             .parents
             .last()
-            .is_some_and(|&(ptag, _)| !is_ancestor(&t, ptag, tag))
+            .is_some_and(|&(ptag, _)| !is_ancestor(t, ptag, tag))
         {
             ctx.parents.pop();
         }
@@ -518,7 +526,7 @@ impl Runtime {
         };
         if node.kind == TKind::Doc && Some(parent_inst) == ctx.root && ctx.arena.len() > 1 {
             // the documents so far are finished: materialise them and free the arena
-            let docs = Materializer { t: &t, ctx }.docset(parent_inst)?.docs;
+            let docs = Materializer { t, ctx }.docset(parent_inst)?.docs;
             match &mut ctx.ahead {
                 Some(ahead) => ahead.push(docs),
                 None => ctx.done_docs.extend(docs),
@@ -526,9 +534,9 @@ impl Runtime {
             ctx.arena.truncate(parent_inst + 1);
             ctx.arena[parent_inst].children = Children::default();
         }
-        if node.kind == TKind::MapItem {
+        if node.kind == TKind::MapItem && check_key {
             if let Some(key) = &node.key {
-                check_duplicate_key(&t, ctx, parent_inst, None, key, node.key_override)?;
+                check_duplicate_key(t, ctx, parent_inst, None, key, node.key_override)?;
             }
         }
         let inst = ctx.arena.len();
@@ -560,11 +568,12 @@ impl Runtime {
             .ok_or_else(|| anyhow!("internal error: unknown node {tag}"))?;
         let mut check_keys: Option<&Map> = None;
         let computed = match value.downcast_ref::<ReplaceMarker>() {
-            Some(r) => !r.from_fragment,
+            Some(r) => !r.of_fragment(),
             None => value.downcast_ref::<YamlFragment>().is_none(),
         };
         let setting = if let Some(r) = value.downcast_ref::<ReplaceMarker>() {
-            if let (TKind::MapItem, true, Node::Map(m)) = (kind, r.from_fragment, &r.node) {
+            r.check_placement(kind)?;
+            if let (TKind::MapItem, true, Node::Map(m)) = (kind, r.of_fragment(), &r.node) {
                 check_keys = Some(m);
             }
             Setting::Replace(r.node.clone())
@@ -631,19 +640,10 @@ impl Runtime {
         let mut ctx = self.pop_ctx()?;
         let t = self.tpl(ctx.template)?;
         let Some(root) = ctx.root else {
-            // no node reached (all skipped by `if`/`for`): the body's collection, empty
-            return Ok(match ctx.empty_kind {
-                Some(TKind::Map) => {
-                    heap.alloc(YamlFragment::new(FragmentNode::Map(Map::default())))
-                }
-                Some(TKind::Array) => {
-                    heap.alloc(YamlFragment::new(FragmentNode::Array(Array::default())))
-                }
-                Some(TKind::DocSet) => {
-                    heap.alloc(YamlFragment::new(FragmentNode::DocSet(DocSet::default())))
-                }
-                Some(TKind::Text) => heap.alloc(""),
-                _ => heap.alloc(YamlFragment::new(FragmentNode::Empty)),
+            // no node reached (all skipped by `if`/`for`)
+            return Ok(match ctx.text_body {
+                true => heap.alloc(""),
+                false => heap.alloc(YamlFragment::new(FragmentNode::Empty)),
             });
         };
         let done = std::mem::take(&mut ctx.done_docs);
@@ -906,11 +906,8 @@ impl Materializer<'_> {
                         computed: n.computed,
                         written: Written::default(),
                     })),
-                    Node::Null => {}
-                    other => bail!(
-                        "Expected to replace document with a list or a document set, but was {}",
-                        other.type_name()
-                    ),
+                    // (`ReplaceMarker::check_placement` let no other through)
+                    other => bail!("internal error: replaced by {}", other.type_name()),
                 },
                 setting => docs.push(Doc {
                     computed: n.computed && matches!(setting, Some(Setting::Value(_))),
@@ -945,11 +942,8 @@ impl Materializer<'_> {
                             }
                         }
                     }
-                    Node::Null => {}
-                    other => bail!(
-                        "Expected to replace map item with a map, but was {}",
-                        other.type_name()
-                    ),
+                    // (`ReplaceMarker::check_placement` let no other through)
+                    other => bail!("internal error: replaced by {}", other.type_name()),
                 },
                 setting => {
                     let key = n
@@ -979,11 +973,8 @@ impl Materializer<'_> {
             match n.setting.take() {
                 Some(Setting::Replace(v)) => match self.positioned(n, v) {
                     Node::Array(a) => items.extend(a.items),
-                    Node::Null => {}
-                    other => bail!(
-                        "Expected to replace array item with a list, but was {}",
-                        other.type_name()
-                    ),
+                    // (`ReplaceMarker::check_placement` let no other through)
+                    other => bail!("internal error: replaced by {}", other.type_name()),
                 },
                 setting => items.push(ArrayItem {
                     value: self.item_value(c, setting)?,
@@ -1005,36 +996,6 @@ impl Materializer<'_> {
             }
         }
         Ok(out)
-    }
-}
-
-/// `template.replace(v)`: marks the node being set to be replaced by `v`'s items.
-#[derive(Debug, ProvidesStaticType, NoSerialize, StarlarkPagable, Allocative)]
-pub struct ReplaceMarker {
-    #[allocative(skip)]
-    #[starlark_pagable(skip)]
-    node: Node,
-    /// Items from YAML (a fragment) may not repeat keys already in the map; items from a
-    /// dict silently replace them.
-    from_fragment: bool,
-}
-starlark_simple_value!(ReplaceMarker);
-
-impl fmt::Display for ReplaceMarker {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("template.replace(...)")
-    }
-}
-
-#[starlark_value(type = "template.replace")]
-impl<'v> StarlarkValue<'v> for ReplaceMarker {}
-
-impl Default for ReplaceMarker {
-    fn default() -> Self {
-        ReplaceMarker {
-            node: Node::Null,
-            from_fragment: false,
-        }
     }
 }
 
@@ -1137,13 +1098,17 @@ pub fn instructions(builder: &mut GlobalsBuilder) {
         Ok(NoneType)
     }
 
+    /// Starts node `tag`, or the nodes `tag..=last`.
     fn __ytt_start_node(
         #[starlark(require = pos)] template: i32,
         #[starlark(require = pos)] tag: i32,
+        #[starlark(require = pos)] last: Option<i32>,
         eval: &mut Evaluator,
     ) -> anyhow::Result<NoneType> {
         let rt = runtime(eval)?;
-        rt.start_node(as_u32(template)?, as_u32(tag)?)
+        let first = as_u32(tag)?;
+        let last = last.map_or(Ok(first), as_u32)?;
+        rt.start_nodes(as_u32(template)?, first, last)
             .map_err(|e| instruction_error(rt, template, "start_node", e))?;
         Ok(NoneType)
     }
@@ -1267,21 +1232,6 @@ pub fn instructions(builder: &mut GlobalsBuilder) {
         }
         Ok(heap.alloc(value.to_str()))
     }
-}
-
-/// `@ytt:template`.
-#[starlark_module]
-pub fn template_module(builder: &mut GlobalsBuilder) {
-    fn replace<'v>(value: Value<'v>) -> anyhow::Result<ReplaceMarker> {
-        Ok(ReplaceMarker {
-            node: to_node(value)?,
-            from_fragment: value.downcast_ref::<YamlFragment>().is_some(),
-        })
-    }
-}
-
-pub fn register_template(builder: &mut GlobalsBuilder) {
-    builder.namespace("template", template_module);
 }
 
 /// Calls `func` for a caller that catches its failure and goes on (`assert.try_to`,
