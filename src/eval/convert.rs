@@ -6,10 +6,10 @@ use starlark::values::dict::{AllocDict, DictRef};
 use starlark::values::float::StarlarkFloat;
 use starlark::values::list::{AllocList, ListRef};
 use starlark::values::tuple::TupleRef;
-use starlark::values::{Heap, UnpackValue, Value, ValueLike};
+use starlark::values::{FrozenHeap, FrozenValue, Heap, UnpackValue, Value, ValueLike};
 
 use super::fragment::{FragmentNode, YamlFragment};
-use super::ystruct::{struct_fields, YttStruct};
+use super::ystruct::{struct_fields, FrozenYttStruct, YttStruct};
 use crate::yaml::{Array, ArrayItem, FileNames, Map, MapItem, Meta, Node, ThinVec};
 
 /// Starlark value → node (the value of a YAML node set by `#@ expr`, `yaml.encode`, …).
@@ -166,14 +166,8 @@ pub fn from_node_struct<'v>(
         Node::Map(m) => {
             let mut fields = SmallMap::with_capacity(m.items.len());
             for i in &m.items {
-                let Node::Str(k) = &i.key else {
-                    bail!(
-                        "expected map key to be a string to be used as a struct field, but was {} ({})",
-                        i.key.type_name(),
-                        names.describe(&i.meta.pos)
-                    );
-                };
-                fields.insert(k.to_string(), from_node_struct(heap, names, &i.value)?);
+                let key = struct_key(names, i)?;
+                fields.insert(key.to_owned(), from_node_struct(heap, names, &i.value)?);
             }
             heap.alloc(YttStruct::data_values(fields))
         }
@@ -186,6 +180,57 @@ pub fn from_node_struct<'v>(
         }
         _ => scalar_value(heap, n),
     })
+}
+
+/// [`from_node_struct`] for data values, built frozen on `heap`: what freezing the
+/// converted value would give, without a copy (the data values of a large run are
+/// converted once and read by every template).
+pub fn from_node_frozen(
+    heap: &FrozenHeap,
+    names: &FileNames,
+    n: &Node,
+) -> anyhow::Result<FrozenValue> {
+    Ok(match n {
+        Node::Map(m) => {
+            let mut fields = SmallMap::with_capacity(m.items.len());
+            for i in &m.items {
+                let key = struct_key(names, i)?;
+                fields.insert(key.to_owned(), from_node_frozen(heap, names, &i.value)?);
+            }
+            heap.alloc(FrozenYttStruct::frozen_data_values(fields))
+        }
+        Node::Array(a) => {
+            let mut items = Vec::with_capacity(a.items.len());
+            for i in &a.items {
+                items.push(from_node_frozen(heap, names, &i.value)?);
+            }
+            heap.alloc(AllocList(items))
+        }
+        Node::Null => FrozenValue::new_none(),
+        Node::Bool(b) => FrozenValue::new_bool(*b),
+        Node::Int(i) => {
+            let i = i.get();
+            match (i64::try_from(i), u64::try_from(i)) {
+                (Ok(s), _) => heap.alloc(s),
+                (_, Ok(u)) => heap.alloc(u),
+                _ => heap.alloc(num_bigint::BigInt::from(i)),
+            }
+        }
+        Node::Float(f) => heap.alloc(*f),
+        Node::Str(s) => heap.alloc(s.as_str()),
+    })
+}
+
+/// A map item's key as a struct field name.
+fn struct_key<'n>(names: &FileNames, i: &'n MapItem) -> anyhow::Result<&'n str> {
+    match &i.key {
+        Node::Str(k) => Ok(k.as_str()),
+        other => bail!(
+            "expected map key to be a string to be used as a struct field, but was {} ({})",
+            other.type_name(),
+            names.describe(&i.meta.pos)
+        ),
+    }
 }
 
 /// A node's integer (int64 or uint64 range) as a Starlark int.

@@ -10,8 +10,8 @@ use starlark::collections::SmallMap;
 use starlark::starlark_complex_value;
 use starlark::values::list::{AllocList, ListRef};
 use starlark::values::{
-    Freeze, FreezeResult, Freezer, Heap, NoSerialize, StarlarkPagable, StarlarkValue, Trace,
-    Tracer, Value, ValueLike,
+    Freeze, FreezeResult, Freezer, FrozenValue, Heap, NoSerialize, StarlarkPagable, StarlarkValue,
+    Trace, Tracer, Value, ValueLike,
 };
 use starlark_derive::starlark_value;
 
@@ -48,6 +48,16 @@ impl<'v> YttStruct<'v> {
 
     /// A struct of data values (see `Data`).
     pub fn data_values(fields: SmallMap<String, Value<'v>>) -> Self {
+        YttStructGen {
+            fields,
+            data: Data(true),
+        }
+    }
+}
+
+impl FrozenYttStruct {
+    /// A struct of data values built frozen (see `Data`).
+    pub fn frozen_data_values(fields: SmallMap<String, FrozenValue>) -> Self {
         YttStructGen {
             fields,
             data: Data(true),

@@ -10,12 +10,14 @@ use starlark::environment::{FrozenModule, Module};
 use starlark::eval::{Arguments, Evaluator};
 use starlark::starlark_simple_value;
 use starlark::values::list::AllocList;
-use starlark::values::{NoSerialize, OwnedFrozenValue, StarlarkPagable, StarlarkValue, Value};
+use starlark::values::{
+    FrozenHeap, FrozenValue, NoSerialize, OwnedFrozenValue, StarlarkPagable, StarlarkValue, Value,
+};
 use starlark_derive::starlark_value;
 
 use super::library::Library;
-use crate::eval::convert::from_node_struct;
-use crate::eval::ystruct::YttStruct;
+use crate::eval::convert::from_node_frozen;
+use crate::eval::ystruct::{FrozenYttStruct, YttStruct};
 use crate::yaml::{FileNames, Node};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -123,19 +125,14 @@ pub fn frozen_values(
     values: &Node,
     null_is_none: bool,
 ) -> anyhow::Result<OwnedFrozenValue> {
-    let module = Module::with_temp_heap(|module| {
-        let heap = module.heap();
-        let v = match values {
-            Node::Null if null_is_none => Value::new_none(),
-            Node::Null => heap.alloc(YttStruct::new(SmallMap::new())),
-            v => from_node_struct(heap, names, v)?,
-        };
-        module.set("values", v);
-        module
-            .freeze()
-            .map_err(|_| anyhow::anyhow!("failed to freeze data values"))
-    })?;
-    module.get("values")
+    let heap = FrozenHeap::new();
+    let v = match values {
+        Node::Null if null_is_none => FrozenValue::new_none(),
+        Node::Null => heap.alloc(FrozenYttStruct::frozen_data_values(SmallMap::new())),
+        v => from_node_frozen(&heap, names, v)?,
+    };
+    // SAFETY: `v` lives in `heap` (or is a constant).
+    Ok(unsafe { OwnedFrozenValue::new(heap.into_ref(), v) })
 }
 
 /// Builds the `@ytt:data` module for a file of `library` in directory `from_dir`.
