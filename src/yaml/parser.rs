@@ -216,6 +216,11 @@ pub fn dedup_last_wins(map: &mut Map) {
         _ => a == b,
     };
     let n = map.items.len();
+    // most maps have no duplicate: a small one is checked without allocating
+    let keys = |i: usize| &map.items[i].key;
+    if n <= 32 && !(1..n).any(|i| (0..i).any(|j| same(keys(j), keys(i)))) {
+        return;
+    }
     // index of the first occurrence for every item
     let mut first: Vec<usize> = Vec::with_capacity(n);
     let mut any_dup = false;
