@@ -375,6 +375,29 @@ fn clean_message(msg: &str) -> String {
     if msg.starts_with("Floor division by zero") {
         return "floored division by zero".to_owned();
     }
+    if msg.starts_with("Modulo by zero: ") {
+        return "integer modulo by zero".to_owned();
+    }
+    // float(): the text as a (quoted) literal, then Rust's parse error
+    if let Some((literal, _)) = msg.rsplit_once(" is not a valid number: ") {
+        return format!("float: strconv.ParseFloat: parsing {literal}: invalid syntax");
+    }
+    if let Some(text) = msg.strip_prefix("float() floating-point number too large: ") {
+        // (a text Rust parsed as a number quotes as Go quotes it)
+        return format!("float: strconv.ParseFloat: parsing {text:?}: value out of range");
+    }
+    // list.remove, list.index, dict.pop (without a default)
+    if msg.starts_with("Element '") {
+        if msg.contains("' not found in list '") {
+            return "remove: element not found".to_owned();
+        }
+        if msg.contains("' not found in '") {
+            return "index: value not in list".to_owned();
+        }
+    }
+    if msg.starts_with("Key `") && msg.contains("` not found in dictionary `") {
+        return "pop: missing key".to_owned();
+    }
     if msg == "Third argument of range (step) cannot be zero" {
         return "range: step argument must not be zero".to_owned();
     }
@@ -556,6 +579,31 @@ mod tests {
             ),
             ("float division by zero: 1 / 0", "real division by zero"),
             ("Floor division by zero: 7 // 0", "floored division by zero"),
+            ("Modulo by zero: -7 % 0", "integer modulo by zero"),
+            (
+                "\"1x\" is not a valid number: invalid float literal",
+                "float: strconv.ParseFloat: parsing \"1x\": invalid syntax",
+            ),
+            (
+                "\"\" is not a valid number: cannot parse float from empty string",
+                "float: strconv.ParseFloat: parsing \"\": invalid syntax",
+            ),
+            (
+                "float() floating-point number too large: 1e999",
+                "float: strconv.ParseFloat: parsing \"1e999\": value out of range",
+            ),
+            (
+                "Element '[2]' not found in list '[[1]]'",
+                "remove: element not found",
+            ),
+            (
+                "Element '5' not found in '[1, 2]'",
+                "index: value not in list",
+            ),
+            (
+                "Key `\"b\"` not found in dictionary `{\"a\": 1}`",
+                "pop: missing key",
+            ),
             (
                 "Third argument of range (step) cannot be zero",
                 "range: step argument must not be zero",
