@@ -41,7 +41,28 @@ struct Level {
 
 /// An error's message in the reference's words, without positions.
 pub fn message_text(e: &starlark::Error) -> String {
-    clean_message(&kind_message(e.kind()))
+    let message = kind_message(e.kind());
+    // the innermost frame is the builtin that failed, when one did
+    let callee = e.call_stack().frames.last().map(|f| f.name.as_str());
+    callee
+        .and_then(|c| builtin_message(&message, c))
+        .unwrap_or_else(|| clean_message(&message))
+}
+
+/// Messages the reference words with the builtin that failed, which starlark-rust's
+/// message does not name: `str.index`/`rindex` (`Substring 'z' not found in 'abc'`),
+/// `set()` of unhashable items.
+fn builtin_message(msg: &str, callee: &str) -> Option<String> {
+    if msg.starts_with("Substring '") && matches!(callee, "index" | "rindex") {
+        return Some(format!("{callee}: substring not found"));
+    }
+    if callee == "set" {
+        let t = msg
+            .strip_prefix("Value of type `")?
+            .strip_suffix("` is not hashable")?;
+        return Some(format!("set: unhashable type: {t}"));
+    }
+    None
 }
 
 /// An evaluation error as a diagnostic: the reference's text (see [`format_error`]),
@@ -515,7 +536,7 @@ fn dedup_native(mut levels: Vec<Level>) -> Vec<Level> {
 
 #[cfg(test)]
 mod tests {
-    use super::{clean_message, missing_symbol, not_found, similar_enough};
+    use super::{builtin_message, clean_message, missing_symbol, not_found, similar_enough};
 
     #[test]
     fn names_a_module_does_not_export() {
@@ -531,6 +552,26 @@ mod tests {
             not_found("x", "lib/a.star"),
             "load: name x not found in module lib/a.star"
         );
+    }
+
+    #[test]
+    fn names_the_builtin_that_failed_where_the_reference_does() {
+        let m = "Substring 'z' not found in 'abc'";
+        assert_eq!(
+            builtin_message(m, "index").unwrap(),
+            "index: substring not found"
+        );
+        assert_eq!(
+            builtin_message(m, "rindex").unwrap(),
+            "rindex: substring not found"
+        );
+        assert_eq!(builtin_message(m, "f"), None);
+        let m = "Value of type `list` is not hashable";
+        assert_eq!(
+            builtin_message(m, "set").unwrap(),
+            "set: unhashable type: list"
+        );
+        assert_eq!(builtin_message(m, "dict"), None);
     }
 
     #[test]
