@@ -8,6 +8,14 @@ use ytt::files::InputFile;
 use ytt::workspace::{render, OutputContent, RenderOptions};
 use ytt::yaml::emit::yaml_docset;
 
+/// In-memory input files: (name, text).
+fn inputs(files: &[(&str, impl AsRef<str>)]) -> Vec<InputFile> {
+    files
+        .iter()
+        .map(|(name, text)| InputFile::new(*name, text.as_ref().as_bytes().to_vec()))
+        .collect()
+}
+
 /// Renders `files`; returns the YAML of every output file and the run's messages.
 fn run(files: &[(&str, &str)]) -> (String, String) {
     let messages = Arc::new(Mutex::new(Vec::new()));
@@ -17,11 +25,7 @@ fn run(files: &[(&str, &str)]) -> (String, String) {
         modules: ytt_stdlib::modules(),
         ..RenderOptions::default()
     };
-    let inputs = files
-        .iter()
-        .map(|(name, text)| InputFile::new(*name, text.as_bytes().to_vec()))
-        .collect();
-    let rendered = render(opts, inputs).expect("the run succeeds");
+    let rendered = render(opts, inputs(files)).expect("the run succeeds");
     let mut yaml = String::new();
     for out in &rendered.outputs {
         if let OutputContent::Yaml(ds) = &out.content {
@@ -337,11 +341,7 @@ fn render_yaml(files: &[(&str, String)], write_ahead: bool) -> (String, usize) {
         write_ahead,
         ..RenderOptions::default()
     };
-    let inputs = files
-        .iter()
-        .map(|(name, text)| InputFile::new(*name, text.as_bytes().to_vec()))
-        .collect();
-    let rendered = render(opts, inputs).expect("the run succeeds");
+    let rendered = render(opts, inputs(files)).expect("the run succeeds");
     let (mut yaml, mut written) = (String::new(), 0);
     for out in &rendered.outputs {
         if let OutputContent::Yaml(ds) = &out.content {

@@ -7,6 +7,7 @@ mod blocks;
 mod text;
 mod yaml;
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use crate::yaml::{FileId, Node, Pos};
@@ -219,6 +220,9 @@ pub(crate) struct Builder {
     pub file: FileId,
     pub nodes: Vec<TNode>,
     pub lines: Vec<Line>,
+    /// The keys of the map items that joined the last `start_node` run, with their
+    /// parent (see [`Builder::joins_run`]).
+    run_keys: HashSet<(u32, String)>,
 }
 
 impl Builder {
@@ -229,6 +233,7 @@ impl Builder {
             file,
             nodes: Vec::new(),
             lines: Vec::new(),
+            run_keys: HashSet::new(),
         }
     }
 
@@ -263,6 +268,7 @@ impl Builder {
                 }
             }
         }
+        self.run_keys.clear();
         let code = format!("{}({}, {tag})", instr::START_NODE, self.id);
         let mut line = Line::instr(code, src);
         line.start_tag = Some(tag);
@@ -275,21 +281,21 @@ impl Builder {
     /// node's: the first node may fail (its context, its key against earlier items),
     /// but the others must not. They don't when each is the next node, inside a node of
     /// the run (its earlier siblings are the run's, written as YAML) and, as a map item,
-    /// with a key none of those siblings has.
-    fn joins_run(&self, first: u32, last: u32, tag: u32) -> bool {
+    /// with a key none of those siblings has. Only string keys join (a string equals
+    /// only the same string), looked up among the run's keys: a map of thousands of
+    /// items is one run, checked in linear time.
+    fn joins_run(&mut self, first: u32, last: u32, tag: u32) -> bool {
         let node = &self.nodes[tag as usize];
-        if tag != last + 1 || node.parent.is_none_or(|p| p < first) {
-            return false;
-        }
-        if node.kind != TKind::MapItem {
-            return true;
-        }
-        let Some(key) = &node.key else {
+        let Some(parent) = node.parent.filter(|&p| tag == last + 1 && p >= first) else {
             return false;
         };
-        !self.nodes[first as usize..tag as usize]
-            .iter()
-            .any(|n| n.parent == node.parent && n.key.as_ref().is_some_and(|k| k.value_eq(key)))
+        match (node.kind, &node.key) {
+            (TKind::MapItem, Some(Node::Str(key))) => {
+                self.run_keys.insert((parent, key.to_string()))
+            }
+            (TKind::MapItem, _) => false,
+            _ => true,
+        }
     }
 
     pub fn start_ctx(&mut self, src: Option<u32>) {
@@ -390,6 +396,11 @@ mod tests {
         // a key repeated in the run starts a run of its own (where its error is reported)
         assert_eq!(runs("a:\n  k: 1\n  j: 1\n  k: 2\n"), [(0, 6), (7, 7)]);
         assert_eq!(runs("a:\n  k: 1\n  j:\n    k: 2\n"), [(0, 8)]);
+        // a key other than a string is checked where it starts
+        assert_eq!(
+            runs("a:\n  k: 1\n  1: 2\n  j: 3\n"),
+            [(0, 5), (6, 6), (7, 7)]
+        );
         // a key overriding an earlier one too
         assert_eq!(
             runs("a:\n  k: 1\n  #@yaml/map-key-override\n  k: 2\n"),
