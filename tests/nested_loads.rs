@@ -426,21 +426,23 @@ fn lines_of_star_files_show_without_file_name_in_any_frame() {
 
 #[test]
 fn runtime_error_in_a_loaded_yaml_library_file() {
-    // a YAML template's own report, with its file name, becomes the reason
+    // a YAML template's own report, with its file name, becomes the reason (the file
+    // sorts after t.yml: a library file is also evaluated on its own, in the directory's
+    // order, and would report the error first)
     let out = Ytt::new()
-        .file("lib.lib.yml", "#@ x = 1\na: #@ x + \"s\"\n")
-        .file("t.yml", "#@ load(\"lib.lib.yml\", \"x\")\na: 1\n")
+        .file("zlib.lib.yml", "#@ x = 1\na: #@ x + \"s\"\n")
+        .file("t.yml", "#@ load(\"zlib.lib.yml\", \"x\")\na: 1\n")
         .run(&["-f", "."]);
     assert_eq!(
         out.err(),
         "ytt: Error: \n\
-         - cannot load lib.lib.yml: \n\
+         - cannot load zlib.lib.yml: \n\
          \x20   in <toplevel>\n\
-         \x20     t.yml:1 | #@ load(\"lib.lib.yml\", \"x\")\n\
+         \x20     t.yml:1 | #@ load(\"zlib.lib.yml\", \"x\")\n\
          \n\
          \x20   reason:\n\
          \x20    - unknown binary op: int + string\n\
          \x20        in <toplevel>\n\
-         \x20          lib.lib.yml:2 | a: #@ x + \"s\"\n"
+         \x20          zlib.lib.yml:2 | a: #@ x + \"s\"\n"
     );
 }

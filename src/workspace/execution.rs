@@ -8,8 +8,8 @@ use anyhow::{anyhow, bail};
 use super::compile::{
     compile_file, compile_yaml_file, parse_yaml, parse_yaml_files, text_of, Compiled,
 };
-use super::library::{LibFile, Library};
-use super::loader::{LibraryEval, Scope};
+use super::library::{evaluation_order, LibFile, Library};
+use super::loader::{FileScopedLoader, LibraryEval, Scope};
 use super::refs::{parse_ref, Envelope, Payload, RefSegment};
 use super::values::{self, CliValues};
 use super::{OutputContent, OutputFile};
@@ -542,78 +542,40 @@ pub fn library_outputs(
     let mut eval = LibraryEval::new(rt, lib.clone(), stage.values, settings, scope.clone());
     eval.null_values_are_none = null_values_are_none;
     let exclusive = lib.files.iter().any(|f| f.file.exclusive_for_output);
-    let mut outputs = Vec::new();
-    for (f, parsed) in stage.files {
+    // evaluated in the reference's order (`evaluation_order`), output in input order
+    let order = evaluation_order(stage.files.iter().map(|(f, _)| &*f.path));
+    let mut files: Vec<_> = stage.files.into_iter().map(Some).collect();
+    let mut outputs: Vec<Option<OutputFile>> = files.iter().map(|_| None).collect();
+    for i in order {
+        let Some((f, parsed)) = files[i].take() else {
+            continue;
+        };
         let file = &f.file;
         let wanted = if exclusive {
             file.exclusive_for_output
         } else {
             !file.is_library || file.for_output
         };
-        // every Starlark file given is run for its effects (a `print`, a check that
-        // fails), as the reference runs them, even when it is no output file
-        let run_only = !wanted && !exclusive && file.kind == FileKind::Starlark;
-        if !wanted && !run_only {
+        // a library file (`.star`, `.lib.yml`, `.lib.txt`) no output wants is still run
+        // for its effects (a `print`, a `fail`), as the reference runs it
+        let for_output = if wanted {
+            true
+        } else if file.is_library {
+            false
+        } else {
             continue;
-        }
-        let content = match file.kind {
-            FileKind::YamlTemplate | FileKind::YamlPlain => {
-                let ds = match parsed {
-                    Some(ds) => ds,
-                    None => parse_yaml(rt, file, settings.strict)?,
-                };
-                match compile_yaml_file(rt, file, ds, settings.compile)? {
-                    Compiled::Plain(ds) => OutputContent::Yaml(ds),
-                    Compiled::Template(t) => {
-                        let loader = eval.loader_for(&f.path);
-                        rt.write_ahead(write_ahead.then_some(t.id));
-                        let run = run_template(rt, super::globals(), &loader, &t);
-                        rt.write_ahead(None);
-                        match run? {
-                            (_, Some(RootOutput::Docs(ds))) => OutputContent::Yaml(ds),
-                            _ => bail!("template '{}' produced no documents", file.rel_path),
-                        }
-                    }
-                }
-            }
-            FileKind::TextTemplate => {
-                match compile_file(rt, file, settings.compile, settings.strict)? {
-                    Compiled::Template(t) => {
-                        let loader = eval.loader_for(&f.path);
-                        match run_template(rt, super::globals(), &loader, &t)
-                            .map_err(|e| e.reworded(|e| format!("Evaluating text template: {e}")))?
-                        {
-                            (_, Some(RootOutput::Text(s))) => OutputContent::Text(s),
-                            _ => bail!("template '{}' produced no text", file.rel_path),
-                        }
-                    }
-                    Compiled::Plain(_) => continue,
-                }
-            }
-            FileKind::TextPlain => OutputContent::Text(text_of(file)?.into_owned()),
-            // run for its effects (print, fail); marked for output, it is an output of
-            // no type (refused by --output-files)
-            FileKind::Starlark => {
-                if let Compiled::Template(t) =
-                    compile_file(rt, file, settings.compile, settings.strict)?
-                {
-                    let loader = eval.loader_for(&f.path);
-                    run_template(rt, super::globals(), &loader, &t).map_err(|e| {
-                        e.reworded(|e| format!("Evaluating starlark template: {e}"))
-                    })?;
-                }
-                if run_only {
-                    continue;
-                }
-                OutputContent::Starlark
-            }
-            FileKind::Data => continue,
         };
-        outputs.push(OutputFile {
-            rel_path: file.rel_path.clone(),
-            content,
-        });
+        let loader = eval.loader_for(&f.path);
+        let write_ahead = write_ahead && for_output;
+        let content = evaluate_file(rt, &loader, file, parsed, settings, write_ahead)?;
+        if for_output {
+            outputs[i] = content.map(|content| OutputFile {
+                rel_path: file.rel_path.clone(),
+                content,
+            });
+        }
     }
+    let mut outputs: Vec<OutputFile> = outputs.into_iter().flatten().collect();
     apply_overlays(rt, &mut outputs)?;
     if !settings.disable_output_validation {
         let docs: Vec<&DocSet> = outputs
@@ -627,6 +589,62 @@ pub fn library_outputs(
     }
     Envelope::check_all_used(&scope.envelopes)?;
     Ok(outputs)
+}
+
+/// Evaluates one file of a library: its output content, `None` for a file with none (a
+/// text file without code, a data file). `write_ahead`: see [`library_outputs`].
+fn evaluate_file(
+    rt: &Runtime,
+    loader: &FileScopedLoader,
+    file: &InputFile,
+    parsed: Option<DocSet>,
+    settings: Settings,
+    write_ahead: bool,
+) -> anyhow::Result<Option<OutputContent>> {
+    Ok(Some(match file.kind {
+        FileKind::YamlTemplate | FileKind::YamlPlain => {
+            let ds = match parsed {
+                Some(ds) => ds,
+                None => parse_yaml(rt, file, settings.strict)?,
+            };
+            match compile_yaml_file(rt, file, ds, settings.compile)? {
+                Compiled::Plain(ds) => OutputContent::Yaml(ds),
+                Compiled::Template(t) => {
+                    rt.write_ahead(write_ahead.then_some(t.id));
+                    let run = run_template(rt, super::globals(), loader, &t);
+                    rt.write_ahead(None);
+                    match run? {
+                        (_, Some(RootOutput::Docs(ds))) => OutputContent::Yaml(ds),
+                        _ => bail!("template '{}' produced no documents", file.rel_path),
+                    }
+                }
+            }
+        }
+        FileKind::TextTemplate => {
+            match compile_file(rt, file, settings.compile, settings.strict)? {
+                Compiled::Template(t) => match run_template(rt, super::globals(), loader, &t)
+                    .map_err(|e| e.reworded(|e| format!("Evaluating text template: {e}")))?
+                {
+                    (_, Some(RootOutput::Text(s))) => OutputContent::Text(s),
+                    _ => bail!("template '{}' produced no text", file.rel_path),
+                },
+                Compiled::Plain(_) => return Ok(None),
+            }
+        }
+        FileKind::TextPlain => OutputContent::Text(text_of(file)?.into_owned()),
+        // marked for output, a Starlark file is an output of no type (refused by
+        // --output-files)
+        FileKind::Starlark => {
+            if let Compiled::Template(t) =
+                compile_file(rt, file, settings.compile, settings.strict)?
+            {
+                run_template(rt, super::globals(), loader, &t)
+                    .map_err(|e| e.reworded(|e| format!("Evaluating starlark template: {e}")))?;
+            }
+            OutputContent::Starlark
+        }
+        FileKind::Data => return Ok(None),
+    }))
 }
 
 /// Documents annotated `@overlay/match` are taken out of the output and applied, file by
