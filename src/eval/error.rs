@@ -44,23 +44,107 @@ pub fn message_text(e: &starlark::Error) -> String {
     let message = kind_message(e.kind());
     // the innermost frame is the builtin that failed, when one did
     let callee = e.call_stack().frames.last().map(|f| f.name.as_str());
-    callee
-        .and_then(|c| builtin_message(&message, c))
-        .unwrap_or_else(|| clean_message(&message))
+    let code = e.span().map(|s| s.source_span());
+    builtin_message(&message, callee, code).unwrap_or_else(|| clean_message(&message))
 }
 
-/// Messages the reference words with the builtin that failed, which starlark-rust's
-/// message does not name: `str.index`/`rindex` (`Substring 'z' not found in 'abc'`),
-/// `set()` of unhashable items.
-fn builtin_message(msg: &str, callee: &str) -> Option<String> {
-    if msg.starts_with("Substring '") && matches!(callee, "index" | "rindex") {
-        return Some(format!("{callee}: substring not found"));
+/// Messages the reference words with what starlark-rust's message leaves out: the builtin
+/// that failed (`callee`: `str.index`/`rindex`, `set()` of unhashable items, a value
+/// iterated that is not iterable, elements `sorted`/`max`/`min` cannot compare) or the
+/// operator of a failed comparison, read from the failing expression's source (`code`).
+fn builtin_message(msg: &str, callee: Option<&str>, code: Option<&str>) -> Option<String> {
+    if msg.starts_with("Substring '") {
+        return match callee? {
+            c @ ("index" | "rindex") => Some(format!("{c}: substring not found")),
+            _ => None,
+        };
     }
-    if callee == "set" {
-        let t = msg
-            .strip_prefix("Value of type `")?
-            .strip_suffix("` is not hashable")?;
-        return Some(format!("set: unhashable type: {t}"));
+    if let Some(rest) = msg.strip_prefix("Value of type `") {
+        let t = rest.strip_suffix("` is not hashable")?;
+        return (callee? == "set").then(|| format!("set: unhashable type: {t}"));
+    }
+    if let Some(rest) = msg.strip_prefix("Operation `(iter)` not supported on type `") {
+        let t = rest.strip_suffix('`')?;
+        return match callee {
+            Some(
+                c @ ("list" | "tuple" | "any" | "all" | "join" | "extend" | "set" | "enumerate"
+                | "reversed"),
+            ) => Some(format!("{c}: for parameter 1: got {t}, want iterable")),
+            Some("sorted") => Some(format!(
+                "sorted: for parameter iterable: got {t}, want iterable"
+            )),
+            Some(c @ ("dict" | "update")) => Some(format!("{c}: got {t}, want iterable")),
+            Some(c @ ("max" | "min")) => Some(format!("{c}: {t} value is not iterable")),
+            // which argument is not iterable, the message does not say
+            Some("zip") => None,
+            // a `for` loop or a comprehension
+            _ => Some(format!("{t} value is not iterable")),
+        };
+    }
+    for op in ["compare", "cmp()"] {
+        let Some(rest) = msg.strip_prefix(&format!("Operation `{op}` not supported for types `"))
+        else {
+            continue;
+        };
+        let (a, b) = rest.strip_suffix('`')?.split_once("` and `")?;
+        // `sorted` compares each element with an earlier one by `<`; `max` and `min` the
+        // other way round, by `>` and `<`
+        return match callee {
+            Some("sorted") => Some(format!("{a} < {b} not implemented")),
+            Some("max") => Some(format!("max: {b} > {a} not implemented")),
+            Some("min") => Some(format!("min: {b} < {a} not implemented")),
+            _ => comparison_operator(code?).map(|op| format!("{a} {op} {b} not implemented")),
+        };
+    }
+    None
+}
+
+/// The comparison operator of a comparison's source (`a <= b`): the one outside brackets
+/// and string literals (comparisons do not chain in Starlark, so there is one).
+fn comparison_operator(code: &str) -> Option<&'static str> {
+    let b = code.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            q @ (b'"' | b'\'') => {
+                // a string literal, single or triple quoted
+                let triple = b[i..].starts_with(&[q, q, q]);
+                i += if triple { 3 } else { 1 };
+                while i < b.len() {
+                    if b[i] == b'\\' {
+                        i += 2;
+                    } else if triple && b[i..].starts_with(&[q, q, q]) {
+                        i += 3;
+                        break;
+                    } else if !triple && b[i] == q {
+                        i += 1;
+                        break;
+                    } else {
+                        i += 1;
+                    }
+                }
+                continue;
+            }
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            c @ (b'<' | b'>') if depth == 0 => {
+                let next = b.get(i + 1).copied();
+                if next == Some(c) {
+                    // a shift, `<<` or `>>`
+                    i += 2;
+                    continue;
+                }
+                return Some(match (c, next == Some(b'=')) {
+                    (b'<', false) => "<",
+                    (b'<', true) => "<=",
+                    (_, false) => ">",
+                    (_, true) => ">=",
+                });
+            }
+            _ => {}
+        }
+        i += 1;
     }
     None
 }
@@ -227,7 +311,8 @@ fn load_module(rt: &Runtime, e: &starlark::Error) -> Option<String> {
 }
 
 /// Argument-count errors of builtins name the function, as the reference's do
-/// (`len: got 2 arguments, want 1`); the callee is read from the call's source text.
+/// (`len: got 2 arguments, want 1`, `get: got 0 arguments, want at least 1`): a function
+/// by the call's source text, a method (`x.upper(1)`) by its name alone.
 fn with_callee(msg: String, e: &starlark::Error) -> String {
     let Some(rest) = msg.strip_prefix("Wrong number of positional arguments, expected ") else {
         return msg;
@@ -235,25 +320,108 @@ fn with_callee(msg: String, e: &starlark::Error) -> String {
     let Some((want, got)) = rest.split_once(", got ") else {
         return msg;
     };
-    let callee = e
+    let frame = e.call_stack().frames.last().map(|f| f.name.as_str());
+    let source = e
         .span()
-        .map(|s| {
-            s.source_span()
-                .split('(')
+        .map(|s| s.source_span().split('(').next().unwrap_or("").trim());
+    let callee = source.and_then(|callee| match callee.rsplit_once('.') {
+        // a method of a value: `x.upper`, `"a".upper`, `x[0].get`
+        Some((_, method)) if frame == Some(method) && is_method(method) => Some(method),
+        _ => is_dotted_name(callee).then_some(callee),
+    });
+    let Some(callee) = callee else {
+        return msg;
+    };
+    arity_message(callee, want, got).unwrap_or(msg)
+}
+
+fn is_dotted_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.split('.').all(|part| {
+            part.chars()
                 .next()
-                .unwrap_or("")
-                .trim()
-                .to_owned()
+                .is_some_and(|c| c.is_alphabetic() || c == '_')
+                && part.chars().all(|c| c.is_alphanumeric() || c == '_')
         })
-        .filter(|c| {
-            !c.is_empty()
-                && c.chars()
-                    .all(|ch| ch.is_alphanumeric() || ch == '_' || ch == '.')
-        });
-    match callee {
-        Some(c) => format!("{c}: got {got} arguments, want {want}"),
-        None => msg,
-    }
+}
+
+/// The methods of Starlark's strings, lists and dicts: the reference names them alone.
+fn is_method(name: &str) -> bool {
+    const METHODS: &[&str] = &[
+        "capitalize",
+        "codepoint_ords",
+        "codepoints",
+        "count",
+        "elem_ords",
+        "elems",
+        "endswith",
+        "find",
+        "format",
+        "index",
+        "isalnum",
+        "isalpha",
+        "isdigit",
+        "islower",
+        "isspace",
+        "istitle",
+        "isupper",
+        "join",
+        "lower",
+        "lstrip",
+        "partition",
+        "removeprefix",
+        "removesuffix",
+        "replace",
+        "rfind",
+        "rindex",
+        "rpartition",
+        "rsplit",
+        "rstrip",
+        "split",
+        "splitlines",
+        "startswith",
+        "strip",
+        "title",
+        "upper",
+        "append",
+        "clear",
+        "extend",
+        "insert",
+        "pop",
+        "remove",
+        "get",
+        "items",
+        "keys",
+        "popitem",
+        "setdefault",
+        "update",
+        "values",
+    ];
+    METHODS.contains(&name)
+}
+
+/// `want` as starlark-rust words it (`1`, `between 1 and 3`) in the reference's words for
+/// `got` arguments: the bound that was passed. `str` and `type` check their one argument
+/// themselves, and say so; so does `float`, in words of its own.
+fn arity_message(callee: &str, want: &str, got: &str) -> Option<String> {
+    let n: usize = got.parse().ok()?;
+    let want = match want.strip_prefix("between ") {
+        Some(range) => {
+            let (low, high) = range.split_once(" and ")?;
+            let (low, high): (usize, usize) = (low.parse().ok()?, high.parse().ok()?);
+            if n < low {
+                format!("at least {low}")
+            } else {
+                format!("at most {high}")
+            }
+        }
+        None => want.to_owned(),
+    };
+    Some(match callee {
+        "str" | "type" => format!("{callee}: got {got} arguments, want exactly {want}"),
+        "float" => format!("float got {got} arguments, wants 1"),
+        _ => format!("{callee}: got {got} arguments, want {want}"),
+    })
 }
 
 fn lambda_function(e: &starlark::Error) -> Option<&'static str> {
@@ -536,7 +704,10 @@ fn dedup_native(mut levels: Vec<Level>) -> Vec<Level> {
 
 #[cfg(test)]
 mod tests {
-    use super::{builtin_message, clean_message, missing_symbol, not_found, similar_enough};
+    use super::{
+        arity_message, builtin_message, clean_message, comparison_operator, is_dotted_name,
+        is_method, missing_symbol, not_found, similar_enough,
+    };
 
     #[test]
     fn names_a_module_does_not_export() {
@@ -557,21 +728,82 @@ mod tests {
     #[test]
     fn names_the_builtin_that_failed_where_the_reference_does() {
         let m = "Substring 'z' not found in 'abc'";
-        assert_eq!(
-            builtin_message(m, "index").unwrap(),
-            "index: substring not found"
-        );
-        assert_eq!(
-            builtin_message(m, "rindex").unwrap(),
-            "rindex: substring not found"
-        );
-        assert_eq!(builtin_message(m, "f"), None);
+        let of = |m: &str, callee: &str| builtin_message(m, Some(callee), None);
+        assert_eq!(of(m, "index").unwrap(), "index: substring not found");
+        assert_eq!(of(m, "rindex").unwrap(), "rindex: substring not found");
+        assert_eq!(of(m, "f"), None);
+        assert_eq!(builtin_message(m, None, None), None);
         let m = "Value of type `list` is not hashable";
+        assert_eq!(of(m, "set").unwrap(), "set: unhashable type: list");
+        assert_eq!(of(m, "dict"), None);
+        // not iterable: by the builtin that iterated, or a loop
+        let m = "Operation `(iter)` not supported on type `int`";
+        for (callee, want) in [
+            ("list", "list: for parameter 1: got int, want iterable"),
+            ("join", "join: for parameter 1: got int, want iterable"),
+            (
+                "sorted",
+                "sorted: for parameter iterable: got int, want iterable",
+            ),
+            ("update", "update: got int, want iterable"),
+            ("max", "max: int value is not iterable"),
+            ("g", "int value is not iterable"),
+        ] {
+            assert_eq!(of(m, callee).unwrap(), want, "{callee}");
+        }
         assert_eq!(
-            builtin_message(m, "set").unwrap(),
-            "set: unhashable type: list"
+            builtin_message(m, None, None).unwrap(),
+            "int value is not iterable"
         );
-        assert_eq!(builtin_message(m, "dict"), None);
+        assert_eq!(of(m, "zip"), None);
+        // comparisons: by the builtin that sorted, or the operator of the source
+        let m = "Operation `compare` not supported for types `int` and `string`";
+        assert_eq!(of(m, "sorted").unwrap(), "int < string not implemented");
+        assert_eq!(of(m, "max").unwrap(), "max: string > int not implemented");
+        assert_eq!(of(m, "min").unwrap(), "min: string < int not implemented");
+        let m = "Operation `cmp()` not supported for types `list` and `dict`";
+        let at = |code: &str| builtin_message(m, None, Some(code));
+        assert_eq!(at("x >= {}").unwrap(), "list >= dict not implemented");
+        assert_eq!(at("x"), None);
+    }
+
+    #[test]
+    fn finds_a_comparison_s_operator_outside_brackets_and_strings() {
+        for (code, op) in [
+            (r#"1 < "a""#, Some("<")),
+            ("a <= b", Some("<=")),
+            ("f(1 < 2) > x", Some(">")),
+            (r#""<" >= 1"#, Some(">=")),
+            (r#"'''a > b''' < 1"#, Some("<")),
+            (r#""a\" <" > 1"#, Some(">")),
+            ("(1 << 2) >= 3 >> 1", Some(">=")),
+            ("[1, 2]", None),
+            ("", None),
+        ] {
+            assert_eq!(comparison_operator(code), op, "{code}");
+        }
+    }
+
+    #[test]
+    fn words_argument_counts_with_the_bound_that_was_passed() {
+        let m = |callee, want, got| arity_message(callee, want, got).unwrap();
+        assert_eq!(m("len", "1", "2"), "len: got 2 arguments, want 1");
+        assert_eq!(
+            m("get", "between 1 and 2", "0"),
+            "get: got 0 arguments, want at least 1"
+        );
+        assert_eq!(
+            m("get", "between 1 and 2", "3"),
+            "get: got 3 arguments, want at most 2"
+        );
+        assert_eq!(m("str", "1", "0"), "str: got 0 arguments, want exactly 1");
+        assert_eq!(
+            m("float", "between 0 and 1", "2"),
+            "float got 2 arguments, wants 1"
+        );
+        assert_eq!(arity_message("len", "1", "x"), None);
+        assert!(is_dotted_name("yaml.decode") && !is_dotted_name(r#""a".upper"#));
+        assert!(is_method("upper") && !is_method("decode"));
     }
 
     #[test]
