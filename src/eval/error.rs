@@ -7,7 +7,7 @@
 //!       tpl.yml:5 |     int: #@ 123 + "124"
 //! ```
 
-use starlark::syntax::ast::{AstStmt, DefP, StmtP};
+use starlark::syntax::ast::{AstNoPayload, AstStmt, DefP, ParameterP, StmtP};
 use starlark::syntax::AstModule;
 use starlark::ErrorKind;
 
@@ -218,6 +218,7 @@ fn report(rt: &Runtime, e: &starlark::Error) -> Report {
     let raw = kind_message(e.kind());
     let message = missing_symbol(&raw)
         .and_then(|name| Some(not_found(name, &load_module(rt, e)?)))
+        .or_else(|| extra_arguments(rt, e))
         .unwrap_or_else(|| message_text(e));
     let message = with_callee(message, e);
     let mut lines = message.lines();
@@ -652,32 +653,94 @@ fn binding_callee(e: &starlark::Error) -> Option<(u32, String)> {
     Some((id.parse().ok()?, name.to_owned()))
 }
 
-/// Where the reference places the frame of a def entered with arguments that do not
-/// bind (starlark-rust reports them at the call site, outside the callee): the def's
-/// first statement from the template, or its `def` line when there is none. None when
-/// the template defines several functions of that name.
-fn def_entry(t: &CompiledTemplate, name: &str) -> Option<usize> {
+/// The one `def name` of template `t`, parsed (None when it defines several), given to `f`
+/// with its module for positions.
+fn with_def<R>(
+    t: &CompiledTemplate,
+    name: &str,
+    f: impl FnOnce(&AstModule, &AstStmt, &DefP<AstNoPayload>) -> Option<R>,
+) -> Option<R> {
     let ast = AstModule::parse(&t.id.to_string(), t.code.clone(), &dialect()).ok()?;
     let mut defs = Vec::new();
     collect_defs(ast.statement(), name, &mut defs);
     let [def] = defs.as_slice() else { return None };
-    let StmtP::Def(DefP { body, .. }) = &def.node else {
+    let StmtP::Def(d) = &def.node else {
         return None;
     };
-    let line = |span| ast.file_span(span).resolve_span().begin.line;
-    let def_line = line(def.span);
-    let body: &[AstStmt] = match &body.node {
-        StmtP::Statements(stmts) => stmts,
-        _ => std::slice::from_ref(&**body),
-    };
-    // the body opens with generated statements on the def's own line (a node context,
-    // or the assignment that keeps it from being inlined); a `pass` is an empty body
-    let first = body
-        .iter()
-        .find(|s| t.line_map.get(line(s.span)) != t.line_map.get(def_line));
-    Some(match first {
-        Some(s) if !matches!(s.node, StmtP::Pass) => line(s.span),
-        _ => def_line,
+    f(&ast, def, d)
+}
+
+/// Where the reference places the frame of a def entered with arguments that do not
+/// bind (too many, or missing; starlark-rust reports them at the call site, outside the
+/// callee): the first statement of its body, depth first, that is off the `def` line and,
+/// in a template, a YAML node or text rather than a `#@` code line; the `def` line when
+/// there is none (measured: `#@ x = 1` then `k: #@ a` reports `k`'s line, also inside an
+/// `if`; a body of code lines reports the `def` line; a Starlark file its first statement).
+fn def_entry(t: &CompiledTemplate, name: &str) -> Option<usize> {
+    with_def(t, name, |ast, def, DefP { body, .. }| {
+        let line = |span| ast.file_span(span).resolve_span().begin.line;
+        let def_line = line(def.span);
+        let template_line = |s: &AstStmt| t.line_map.get(line(s.span)).copied().flatten();
+        let entry = |s: &AstStmt| match template_line(s) {
+            Some(l) if Some(l) != t.line_map.get(def_line).copied().flatten() => {
+                t.starlark_file || !t.src_line(l).trim_start().starts_with("#@")
+            }
+            _ => false,
+        };
+        let mut found = None;
+        first_statement(body, &entry, &mut found);
+        Some(found.map_or(def_line, |s| line(s.span)))
+    })
+}
+
+/// The first statement under `stmt`, in source order and depth first, that `pick` takes.
+fn first_statement<'a>(
+    stmt: &'a AstStmt,
+    pick: &dyn Fn(&AstStmt) -> bool,
+    found: &mut Option<&'a AstStmt>,
+) {
+    if found.is_some() {
+        return;
+    }
+    if !matches!(stmt.node, StmtP::Statements(_)) && pick(stmt) {
+        *found = Some(stmt);
+        return;
+    }
+    stmt.visit_stmt(|child| first_statement(child, pick, found));
+}
+
+/// `Found 2 extra positional argument(s) for call to 0.f` as the reference words it, from
+/// the def's parameters: `function f accepts 1 positional argument (3 given)`, `at most`
+/// when some have defaults, `accepts no arguments` for a def without parameters.
+fn extra_arguments(rt: &Runtime, e: &starlark::Error) -> Option<String> {
+    let message = kind_message(e.kind());
+    let extra: usize = message
+        .strip_prefix("Found ")?
+        .split_once(" extra positional argument(s) for call to ")?
+        .0
+        .parse()
+        .ok()?;
+    let (id, name) = binding_callee(e)?;
+    let (count, defaults, params) = with_def(&*rt.template(id)?, &name, |_, _, def| {
+        let positional = def
+            .params
+            .iter()
+            .take_while(|p| matches!(p.node, ParameterP::Normal(..) | ParameterP::Slash))
+            .filter_map(|p| match &p.node {
+                ParameterP::Normal(_, _, default) => Some(default.is_some()),
+                _ => None,
+            });
+        let (count, defaults) = positional.fold((0, false), |(n, any), d| (n + 1, any || d));
+        Some((count, defaults, def.params.len()))
+    })?;
+    let given = count + extra;
+    Some(match params {
+        0 => format!("function {name} accepts no arguments ({given} given)"),
+        _ => format!(
+            "function {name} accepts {}{count} positional argument{} ({given} given)",
+            if defaults { "at most " } else { "" },
+            if count == 1 { "" } else { "s" }
+        ),
     })
 }
 
