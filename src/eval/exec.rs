@@ -9,8 +9,9 @@ use starlark::typing::AstModuleTypecheck;
 use starlark::values::list::{AllocList, ListRef};
 use starlark::PrintHandler;
 
-use super::error::{error_diagnostic, format_error, format_static, message_text};
+use super::error::{error_diagnostic, format_error, format_static};
 use super::runtime::{instructions, Extra, RootOutput, Runtime};
+use super::wording::message_text;
 use crate::diagnostic::{Diagnostic, Kind};
 use crate::template::{instr, CompiledTemplate};
 use crate::yaml::Pos;

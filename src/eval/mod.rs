@@ -7,4 +7,5 @@ pub mod fragment;
 pub(crate) mod gc;
 pub mod replace;
 pub mod runtime;
+pub mod wording;
 pub mod ystruct;

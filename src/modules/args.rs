@@ -155,7 +155,7 @@ pub fn is_function(v: Value) -> bool {
 /// The message of a Starlark error without its stack trace, with `fail()` errors given
 /// the reference's `fail: msg` shape.
 pub fn error_message(e: &starlark::Error) -> String {
-    crate::eval::error::message_text(e)
+    crate::eval::wording::message_text(e)
 }
 
 #[cfg(test)]

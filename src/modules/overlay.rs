@@ -26,9 +26,9 @@ use starlark::ErrorKind;
 use starlark_derive::starlark_value;
 
 use crate::eval::convert::{from_node_in_fragment, scalar_value, to_node};
-use crate::eval::error::message_text;
 use crate::eval::fragment::{FragmentNode, YamlFragment};
 use crate::eval::runtime::{names_of, runtime_of, Runtime};
+use crate::eval::wording::message_text;
 use crate::overlay::{apply_docset, apply_node, Host, Matcher, OverlayError};
 use crate::typenames::starlark_go;
 use crate::yaml::{DocSet, FileNames, Node, ValueRef};

@@ -18,8 +18,8 @@ use super::formats::{self, Format};
 use crate::eval::convert::{
     from_node, from_node_in_fragment, scalar_value, sequence_items, to_node,
 };
-use crate::eval::error::message_text;
 use crate::eval::runtime::call_catching;
+use crate::eval::wording::message_text;
 use crate::yaml::{Annotation, FileNames, Node, Pos};
 
 /// Named rules, in the order they run on a node.

@@ -1,0 +1,581 @@
+//! A Starlark error's message in the reference's words: starlark-rust's messages
+//! reworded (`unknown binary op: int + string`, `undefined: x`), completed with what the
+//! error carries besides (the builtin that failed, the failing expression's source) where
+//! the reference's message says more.
+
+use starlark::ErrorKind;
+
+/// An error's message in the reference's words, without positions.
+pub fn message_text(e: &starlark::Error) -> String {
+    let message = kind_message(e.kind());
+    // the innermost frame is the builtin that failed, when one did
+    let callee = e.call_stack().frames.last().map(|f| f.name.as_str());
+    let code = e.span().map(|s| s.source_span());
+    builtin_message(&message, callee, code).unwrap_or_else(|| clean_message(&message))
+}
+
+/// Messages the reference words with what starlark-rust's message leaves out: the builtin
+/// that failed (`callee`: `str.index`/`rindex`, `set()` of unhashable items, a value
+/// iterated that is not iterable, elements `sorted`/`max`/`min` cannot compare) or the
+/// operator of a failed comparison, read from the failing expression's source (`code`).
+fn builtin_message(msg: &str, callee: Option<&str>, code: Option<&str>) -> Option<String> {
+    if msg.starts_with("Substring '") {
+        return match callee? {
+            c @ ("index" | "rindex") => Some(format!("{c}: substring not found")),
+            _ => None,
+        };
+    }
+    if let Some(rest) = msg.strip_prefix("Value of type `") {
+        let t = rest.strip_suffix("` is not hashable")?;
+        return (callee? == "set").then(|| format!("set: unhashable type: {t}"));
+    }
+    if let Some(rest) = msg.strip_prefix("Operation `(iter)` not supported on type `") {
+        let t = rest.strip_suffix('`')?;
+        return match callee {
+            Some(
+                c @ ("list" | "tuple" | "any" | "all" | "join" | "extend" | "set" | "enumerate"
+                | "reversed"),
+            ) => Some(format!("{c}: for parameter 1: got {t}, want iterable")),
+            Some("sorted") => Some(format!(
+                "sorted: for parameter iterable: got {t}, want iterable"
+            )),
+            Some(c @ ("dict" | "update")) => Some(format!("{c}: got {t}, want iterable")),
+            Some(c @ ("max" | "min")) => Some(format!("{c}: {t} value is not iterable")),
+            // which argument is not iterable, the message does not say
+            Some("zip") => None,
+            // a `for` loop or a comprehension
+            _ => Some(format!("{t} value is not iterable")),
+        };
+    }
+    for op in ["compare", "cmp()"] {
+        let Some(rest) = msg.strip_prefix(&format!("Operation `{op}` not supported for types `"))
+        else {
+            continue;
+        };
+        let (a, b) = rest.strip_suffix('`')?.split_once("` and `")?;
+        // `sorted` compares each element with an earlier one by `<`; `max` and `min` the
+        // other way round, by `>` and `<`
+        return match callee {
+            Some("sorted") => Some(format!("{a} < {b} not implemented")),
+            Some("max") => Some(format!("max: {b} > {a} not implemented")),
+            Some("min") => Some(format!("min: {b} < {a} not implemented")),
+            _ => comparison_operator(code?).map(|op| format!("{a} {op} {b} not implemented")),
+        };
+    }
+    None
+}
+
+/// The comparison operator of a comparison's source (`a <= b`): the one outside brackets
+/// and string literals (comparisons do not chain in Starlark, so there is one).
+fn comparison_operator(code: &str) -> Option<&'static str> {
+    let b = code.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            q @ (b'"' | b'\'') => {
+                // a string literal, single or triple quoted
+                let triple = b[i..].starts_with(&[q, q, q]);
+                i += if triple { 3 } else { 1 };
+                while i < b.len() {
+                    if b[i] == b'\\' {
+                        i += 2;
+                    } else if triple && b[i..].starts_with(&[q, q, q]) {
+                        i += 3;
+                        break;
+                    } else if !triple && b[i] == q {
+                        i += 1;
+                        break;
+                    } else {
+                        i += 1;
+                    }
+                }
+                continue;
+            }
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            c @ (b'<' | b'>') if depth == 0 => {
+                let next = b.get(i + 1).copied();
+                if next == Some(c) {
+                    // a shift, `<<` or `>>`
+                    i += 2;
+                    continue;
+                }
+                return Some(match (c, next == Some(b'=')) {
+                    (b'<', false) => "<",
+                    (b'<', true) => "<=",
+                    (_, false) => ">",
+                    (_, true) => ">=",
+                });
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Argument-count errors of builtins name the function, as the reference's do
+/// (`len: got 2 arguments, want 1`, `get: got 0 arguments, want at least 1`): a function
+/// by the call's source text, a method (`x.upper(1)`) by its name alone.
+pub(super) fn with_callee(msg: String, e: &starlark::Error) -> String {
+    let Some(rest) = msg.strip_prefix("Wrong number of positional arguments, expected ") else {
+        return msg;
+    };
+    let Some((want, got)) = rest.split_once(", got ") else {
+        return msg;
+    };
+    let frame = e.call_stack().frames.last().map(|f| f.name.as_str());
+    let source = e
+        .span()
+        .map(|s| s.source_span().split('(').next().unwrap_or("").trim());
+    let callee = source.and_then(|callee| match callee.rsplit_once('.') {
+        // a method of a value: `x.upper`, `"a".upper`, `x[0].get`
+        Some((_, method)) if frame == Some(method) && is_method(method) => Some(method),
+        _ => is_dotted_name(callee).then_some(callee),
+    });
+    let Some(callee) = callee else {
+        return msg;
+    };
+    arity_message(callee, want, got).unwrap_or(msg)
+}
+
+fn is_dotted_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.split('.').all(|part| {
+            part.chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_')
+                && part.chars().all(|c| c.is_alphanumeric() || c == '_')
+        })
+}
+
+/// The methods of Starlark's strings, lists and dicts: the reference names them alone.
+fn is_method(name: &str) -> bool {
+    const METHODS: &[&str] = &[
+        "capitalize",
+        "codepoint_ords",
+        "codepoints",
+        "count",
+        "elem_ords",
+        "elems",
+        "endswith",
+        "find",
+        "format",
+        "index",
+        "isalnum",
+        "isalpha",
+        "isdigit",
+        "islower",
+        "isspace",
+        "istitle",
+        "isupper",
+        "join",
+        "lower",
+        "lstrip",
+        "partition",
+        "removeprefix",
+        "removesuffix",
+        "replace",
+        "rfind",
+        "rindex",
+        "rpartition",
+        "rsplit",
+        "rstrip",
+        "split",
+        "splitlines",
+        "startswith",
+        "strip",
+        "title",
+        "upper",
+        "append",
+        "clear",
+        "extend",
+        "insert",
+        "pop",
+        "remove",
+        "get",
+        "items",
+        "keys",
+        "popitem",
+        "setdefault",
+        "update",
+        "values",
+    ];
+    METHODS.contains(&name)
+}
+
+/// `want` as starlark-rust words it (`1`, `between 1 and 3`) in the reference's words for
+/// `got` arguments: the bound that was passed. `str` and `type` check their one argument
+/// themselves, and say so; so does `float`, in words of its own.
+fn arity_message(callee: &str, want: &str, got: &str) -> Option<String> {
+    let n: usize = got.parse().ok()?;
+    let want = match want.strip_prefix("between ") {
+        Some(range) => {
+            let (low, high) = range.split_once(" and ")?;
+            let (low, high): (usize, usize) = (low.parse().ok()?, high.parse().ok()?);
+            if n < low {
+                format!("at least {low}")
+            } else {
+                format!("at most {high}")
+            }
+        }
+        None => want.to_owned(),
+    };
+    Some(match callee {
+        "str" | "type" => format!("{callee}: got {got} arguments, want exactly {want}"),
+        "float" => format!("float got {got} arguments, wants 1"),
+        _ => format!("{callee}: got {got} arguments, want {want}"),
+    })
+}
+
+pub(super) fn kind_message(kind: &ErrorKind) -> String {
+    match kind {
+        ErrorKind::Fail(e) => {
+            let m = format!("{e:#}");
+            format!("fail: {}", m.strip_prefix(' ').unwrap_or(&m))
+        }
+        ErrorKind::StackOverflow(e)
+        | ErrorKind::Value(e)
+        | ErrorKind::Function(e)
+        | ErrorKind::Scope(e)
+        | ErrorKind::Parser(e)
+        | ErrorKind::Freeze(e)
+        | ErrorKind::Native(e)
+        | ErrorKind::Other(e) => format!("{e:#}"),
+        ErrorKind::Internal(e) => format!("internal error: {e:#}"),
+        _ => kind.to_string(),
+    }
+}
+
+/// Whether a name starlark-rust suggests for an undefined one is close enough for the
+/// reference to suggest it too: case and underscores ignored, fewer edits than half the
+/// name's length (so a one-letter name gets no suggestion).
+fn similar_enough(name: &str, suggestion: &str) -> bool {
+    let fold = |s: &str| -> Vec<char> {
+        s.chars()
+            .filter(|&c| c != '_')
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let (a, b) = (fold(name), fold(suggestion));
+    // Levenshtein distance, one row at a time
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()] < a.len().div_ceil(2)
+}
+
+/// Names the reference never suggests: it looks for similar names among the template's
+/// own (locals, globals, loaded names), not among the builtins.
+fn is_builtin(name: &str) -> bool {
+    matches!(name, "None" | "True" | "False")
+        || super::exec::globals().iter().any(|(n, _)| n == name)
+}
+
+/// Rewords starlark-rust messages into the reference's words where they differ.
+fn clean_message(msg: &str) -> String {
+    if let Some(rest) = msg.strip_prefix("Variable `") {
+        let (rest, similar) = match rest.split_once(", did you mean `") {
+            Some((r, s)) => (r, s.strip_suffix("`?")),
+            None => (rest, None),
+        };
+        if let Some(name) = rest.strip_suffix("` not found") {
+            let hint = match (name, similar) {
+                ("true", _) => {
+                    " (hint: use 'True' instead of 'true' for boolean assignment)".to_owned()
+                }
+                ("false", _) => {
+                    " (hint: use 'False' instead of 'false' for boolean assignment)".to_owned()
+                }
+                ("null" | "nil", _) => {
+                    " (hint: use 'None' instead of 'null' for null values)".to_owned()
+                }
+                (_, Some(s)) if similar_enough(name, s) && !is_builtin(s) => {
+                    format!(" (did you mean {s}?)")
+                }
+                _ => String::new(),
+            };
+            return format!("undefined: {name}{hint}");
+        }
+    }
+    if let Some(rest) = msg.strip_prefix("Missing parameter `") {
+        // Missing parameter `a` for call to `0.call2`
+        let parts: Vec<&str> = rest.split('`').collect();
+        if parts.len() >= 3 {
+            let func = parts[2].rsplit('.').next().unwrap_or(parts[2]);
+            return format!("function {func} missing 1 argument ({})", parts[0]);
+        }
+    }
+    if let Some(rest) = msg.strip_prefix("Parse error: unexpected keyword '") {
+        if let Some((kw, tail)) = rest.split_once("', ") {
+            return format!("use of reserved keyword '{kw}' is not allowed ({tail})");
+        }
+    }
+    if let Some(rest) = msg.strip_prefix("Object of type `") {
+        // Object of type `NoneType` has no attribute `foo`
+        let parts: Vec<&str> = rest.split('`').collect();
+        if parts.len() >= 3 && parts[1] == " has no attribute " {
+            return format!("{} has no .{} field or method", parts[0], parts[2]);
+        }
+    }
+    if let Some(rest) = msg.strip_prefix("Cannot import private symbol `") {
+        let name = rest.trim_end_matches('`');
+        return format!("load: names with leading underscores are not exported: {name}");
+    }
+    if let Some(rest) = msg.strip_prefix("Key `") {
+        if let Some(key) = rest.strip_suffix("` was not found") {
+            return format!("key {key} not in dict");
+        }
+    }
+    if let Some(rest) = msg.strip_prefix("Operation `") {
+        // Operation `+` not supported for types `int` and `string`
+        let parts: Vec<&str> = rest.split('`').collect();
+        if parts.len() >= 6 && parts[1].contains("not supported for types") {
+            return format!("unknown binary op: {} {} {}", parts[2], parts[0], parts[4]);
+        }
+        // Operation `.a=` not supported on type `int`: an attribute assignment
+        if parts.len() >= 4 && parts[1] == " not supported on type " {
+            if let Some(attr) = parts[0].strip_prefix('.').and_then(|a| a.strip_suffix('=')) {
+                return format!("can't assign to .{attr} field of {}", parts[2]);
+            }
+            match parts[0] {
+                "len()" => return format!("len: value of type {} has no len", parts[2]),
+                op @ ("-" | "+" | "~") => return format!("unknown unary op: {op} {}", parts[2]),
+                _ => {}
+            }
+        }
+    }
+    if msg.starts_with("float division by zero") {
+        return "real division by zero".to_owned();
+    }
+    if msg.starts_with("Floor division by zero") {
+        return "floored division by zero".to_owned();
+    }
+    if msg.starts_with("Modulo by zero: ") {
+        return "integer modulo by zero".to_owned();
+    }
+    // float(): the text as a (quoted) literal, then Rust's parse error
+    if let Some((literal, _)) = msg.rsplit_once(" is not a valid number: ") {
+        return format!("float: strconv.ParseFloat: parsing {literal}: invalid syntax");
+    }
+    if let Some(text) = msg.strip_prefix("float() floating-point number too large: ") {
+        // (a text Rust parsed as a number quotes as Go quotes it)
+        return format!("float: strconv.ParseFloat: parsing {text:?}: value out of range");
+    }
+    // list.remove, list.index, dict.pop (without a default)
+    if msg.starts_with("Element '") {
+        if msg.contains("' not found in list '") {
+            return "remove: element not found".to_owned();
+        }
+        if msg.contains("' not found in '") {
+            return "index: value not in list".to_owned();
+        }
+    }
+    if msg.starts_with("Key `") && msg.contains("` not found in dictionary `") {
+        return "pop: missing key".to_owned();
+    }
+    if msg == "Third argument of range (step) cannot be zero" {
+        return "range: step argument must not be zero".to_owned();
+    }
+    if let Some(rest) = msg.strip_prefix("Value of type `") {
+        if let Some(t) = rest.strip_suffix("` is not hashable") {
+            return format!("unhashable type: {t}");
+        }
+    }
+    if let Some(rest) = msg.strip_prefix("Cannot parse `") {
+        // Cannot parse `x` as an integer in base 10
+        if let Some((text, base)) = rest.split_once("` as an integer in base ") {
+            return format!("int: invalid literal with base {base}: {text}");
+        }
+    }
+    msg.to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{
+        arity_message, builtin_message, clean_message, comparison_operator, is_dotted_name,
+        is_method, similar_enough,
+    };
+
+    #[test]
+    fn names_the_builtin_that_failed_where_the_reference_does() {
+        let m = "Substring 'z' not found in 'abc'";
+        let of = |m: &str, callee: &str| builtin_message(m, Some(callee), None);
+        assert_eq!(of(m, "index").unwrap(), "index: substring not found");
+        assert_eq!(of(m, "rindex").unwrap(), "rindex: substring not found");
+        assert_eq!(of(m, "f"), None);
+        assert_eq!(builtin_message(m, None, None), None);
+        let m = "Value of type `list` is not hashable";
+        assert_eq!(of(m, "set").unwrap(), "set: unhashable type: list");
+        assert_eq!(of(m, "dict"), None);
+        // not iterable: by the builtin that iterated, or a loop
+        let m = "Operation `(iter)` not supported on type `int`";
+        for (callee, want) in [
+            ("list", "list: for parameter 1: got int, want iterable"),
+            ("join", "join: for parameter 1: got int, want iterable"),
+            (
+                "sorted",
+                "sorted: for parameter iterable: got int, want iterable",
+            ),
+            ("update", "update: got int, want iterable"),
+            ("max", "max: int value is not iterable"),
+            ("g", "int value is not iterable"),
+        ] {
+            assert_eq!(of(m, callee).unwrap(), want, "{callee}");
+        }
+        assert_eq!(
+            builtin_message(m, None, None).unwrap(),
+            "int value is not iterable"
+        );
+        assert_eq!(of(m, "zip"), None);
+        // comparisons: by the builtin that sorted, or the operator of the source
+        let m = "Operation `compare` not supported for types `int` and `string`";
+        assert_eq!(of(m, "sorted").unwrap(), "int < string not implemented");
+        assert_eq!(of(m, "max").unwrap(), "max: string > int not implemented");
+        assert_eq!(of(m, "min").unwrap(), "min: string < int not implemented");
+        let m = "Operation `cmp()` not supported for types `list` and `dict`";
+        let at = |code: &str| builtin_message(m, None, Some(code));
+        assert_eq!(at("x >= {}").unwrap(), "list >= dict not implemented");
+        assert_eq!(at("x"), None);
+    }
+
+    #[test]
+    fn finds_a_comparison_s_operator_outside_brackets_and_strings() {
+        for (code, op) in [
+            (r#"1 < "a""#, Some("<")),
+            ("a <= b", Some("<=")),
+            ("f(1 < 2) > x", Some(">")),
+            (r#""<" >= 1"#, Some(">=")),
+            (r#"'''a > b''' < 1"#, Some("<")),
+            (r#""a\" <" > 1"#, Some(">")),
+            ("(1 << 2) >= 3 >> 1", Some(">=")),
+            ("[1, 2]", None),
+            ("", None),
+        ] {
+            assert_eq!(comparison_operator(code), op, "{code}");
+        }
+    }
+
+    #[test]
+    fn words_argument_counts_with_the_bound_that_was_passed() {
+        let m = |callee, want, got| arity_message(callee, want, got).unwrap();
+        assert_eq!(m("len", "1", "2"), "len: got 2 arguments, want 1");
+        assert_eq!(
+            m("get", "between 1 and 2", "0"),
+            "get: got 0 arguments, want at least 1"
+        );
+        assert_eq!(
+            m("get", "between 1 and 2", "3"),
+            "get: got 3 arguments, want at most 2"
+        );
+        assert_eq!(m("str", "1", "0"), "str: got 0 arguments, want exactly 1");
+        assert_eq!(
+            m("float", "between 0 and 1", "2"),
+            "float got 2 arguments, wants 1"
+        );
+        assert_eq!(arity_message("len", "1", "x"), None);
+        assert!(is_dotted_name("yaml.decode") && !is_dotted_name(r#""a".upper"#));
+        assert!(is_method("upper") && !is_method("decode"));
+    }
+
+    #[test]
+    fn rewords_common_messages() {
+        assert_eq!(clean_message("Variable `x` not found"), "undefined: x");
+        assert_eq!(
+            clean_message("Variable `label` not found, did you mean `labels`?"),
+            "undefined: label (did you mean labels?)"
+        );
+        // the reference suggests names fewer than half the name's length of edits away
+        assert_eq!(
+            clean_message("Variable `a` not found, did you mean `x`?"),
+            "undefined: a"
+        );
+        assert!(similar_enough("my_Name", "myname2"));
+        assert!(!similar_enough("abcd", "wxyz"));
+        assert_eq!(
+            clean_message("Variable `true` not found"),
+            "undefined: true (hint: use 'True' instead of 'true' for boolean assignment)"
+        );
+        assert_eq!(
+            clean_message("Operation `+` not supported for types `int` and `string`"),
+            "unknown binary op: int + string"
+        );
+        assert_eq!(
+            clean_message("Operation `.a=` not supported on type `struct`"),
+            "can't assign to .a field of struct"
+        );
+        assert_eq!(
+            clean_message("Operation `[]` not supported on type `int`"),
+            "Operation `[]` not supported on type `int`"
+        );
+        // builtins' and operators' errors, as the reference words them
+        for (ours, reference) in [
+            (
+                "Operation `len()` not supported on type `NoneType`",
+                "len: value of type NoneType has no len",
+            ),
+            (
+                "Operation `-` not supported on type `string`",
+                "unknown unary op: - string",
+            ),
+            (
+                "Operation `~` not supported on type `list`",
+                "unknown unary op: ~ list",
+            ),
+            ("float division by zero: 1 / 0", "real division by zero"),
+            ("Floor division by zero: 7 // 0", "floored division by zero"),
+            ("Modulo by zero: -7 % 0", "integer modulo by zero"),
+            (
+                "\"1x\" is not a valid number: invalid float literal",
+                "float: strconv.ParseFloat: parsing \"1x\": invalid syntax",
+            ),
+            (
+                "\"\" is not a valid number: cannot parse float from empty string",
+                "float: strconv.ParseFloat: parsing \"\": invalid syntax",
+            ),
+            (
+                "float() floating-point number too large: 1e999",
+                "float: strconv.ParseFloat: parsing \"1e999\": value out of range",
+            ),
+            (
+                "Element '[2]' not found in list '[[1]]'",
+                "remove: element not found",
+            ),
+            (
+                "Element '5' not found in '[1, 2]'",
+                "index: value not in list",
+            ),
+            (
+                "Key `\"b\"` not found in dictionary `{\"a\": 1}`",
+                "pop: missing key",
+            ),
+            (
+                "Third argument of range (step) cannot be zero",
+                "range: step argument must not be zero",
+            ),
+            (
+                "Value of type `dict` is not hashable",
+                "unhashable type: dict",
+            ),
+            (
+                "Cannot parse `zz` as an integer in base 8",
+                "int: invalid literal with base 8: zz",
+            ),
+        ] {
+            assert_eq!(clean_message(ours), reference);
+        }
+        assert_eq!(
+            clean_message("Key `\"a\"` was not found"),
+            "key \"a\" not in dict"
+        );
+    }
+}
