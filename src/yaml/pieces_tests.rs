@@ -82,7 +82,7 @@ fn shapes_are_the_trees_without_their_values() {
     ] {
         shapes_agree(src);
     }
-    let files = corpus_yaml_files();
+    let (files, _) = corpus_yaml_files("shapes_are_the_trees_without_their_values");
     for f in &files {
         if let Ok(text) = std::fs::read_to_string(f) {
             shapes_agree(&text);
@@ -200,8 +200,8 @@ fn pieces_are_about_the_size_asked_for() {
 
 #[test]
 fn corpus_files_cut_everywhere_join_as_one_parse() {
-    let files = corpus_yaml_files();
-    assert!(files.len() > 100, "{} files", files.len());
+    let (files, with_corpus) = corpus_yaml_files("corpus_files_cut_everywhere_join_as_one_parse");
+    assert!(!with_corpus || files.len() > 100, "{} files", files.len());
     let mut joined = 0;
     for f in &files {
         if let Ok(text) = std::fs::read_to_string(f) {
@@ -209,7 +209,10 @@ fn corpus_files_cut_everywhere_join_as_one_parse() {
         }
     }
     eprintln!("{joined} of {} files cut and joined", files.len());
-    assert!(joined > 50, "only {joined} files were cut and joined");
+    assert!(
+        !with_corpus || joined > 50,
+        "only {joined} files were cut and joined"
+    );
 }
 
 /// Streams of documents of every shape, with now and then a line that opens or closes a

@@ -24,14 +24,45 @@ impl Lcg {
     }
 }
 
-/// Every `.yml` and `.yaml` file of the corpus, in a stable order.
-pub fn corpus_yaml_files() -> Vec<PathBuf> {
+/// The variable that makes a missing conformance corpus a failure instead of a skip
+/// (`.ci/run` sets it, so CI never skips the corpus tests silently).
+pub const REQUIRE_CORPUS: &str = "YTT_REQUIRE_CORPUS";
+
+/// The recorded conformance cases (`../shared/conformance/cases`), when they are beside
+/// the project. When they are not, says in one line that `test` is skipped and returns
+/// `None`, or fails when `YTT_REQUIRE_CORPUS` is set.
+pub fn conformance_cases(test: &str) -> Option<PathBuf> {
+    let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance/cases");
+    if cases.is_dir() {
+        return Some(cases);
+    }
+    assert!(
+        std::env::var_os(REQUIRE_CORPUS).is_none(),
+        "{REQUIRE_CORPUS} is set and the conformance corpus is missing: {}",
+        cases.display()
+    );
+    eprintln!(
+        "skipped {test}: the conformance corpus is not at {} (set {REQUIRE_CORPUS} to make that a failure)",
+        cases.display()
+    );
+    None
+}
+
+/// Every `.yml` and `.yaml` file of the conformance corpus, when it is there, and of this
+/// project's tests and examples, in a stable order; `test` names the caller for the line
+/// saying the corpus was skipped. The flag says whether the corpus is among them (the
+/// callers' counts of files that take a path are about the whole corpus).
+pub fn corpus_yaml_files(test: &str) -> (Vec<PathBuf>, bool) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    for d in ["../shared/conformance/cases", "tests", "examples"] {
+    let cases = conformance_cases(test);
+    if let Some(cases) = &cases {
+        yaml_files(cases, &mut files);
+    }
+    for d in ["tests", "examples"] {
         yaml_files(&root.join(d), &mut files);
     }
-    files
+    (files, cases.is_some())
 }
 
 fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {

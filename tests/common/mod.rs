@@ -212,3 +212,27 @@ pub fn alias_expansion() -> String {
     }
     text
 }
+
+/// The variable that makes a missing conformance corpus a failure instead of a skip
+/// (`.ci/run` sets it, so CI never skips the corpus tests silently).
+pub const REQUIRE_CORPUS: &str = "YTT_REQUIRE_CORPUS";
+
+/// The recorded conformance cases (`../shared/conformance/cases`), when they are beside
+/// the project. When they are not, says in one line that `test` is skipped and returns
+/// `None`, or fails when `YTT_REQUIRE_CORPUS` is set.
+pub fn conformance_cases(test: &str) -> Option<PathBuf> {
+    let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance/cases");
+    if cases.is_dir() {
+        return Some(cases);
+    }
+    assert!(
+        std::env::var_os(REQUIRE_CORPUS).is_none(),
+        "{REQUIRE_CORPUS} is set and the conformance corpus is missing: {}",
+        cases.display()
+    );
+    eprintln!(
+        "skipped {test}: the conformance corpus is not at {} (set {REQUIRE_CORPUS} to make that a failure)",
+        cases.display()
+    );
+    None
+}
