@@ -474,40 +474,6 @@ fn template_numbers_count_every_yaml_template() {
     );
 }
 
-/// Rule: blocks nested deeper than `MAX_NESTING` (100) are a clear error at the first
-/// block too deep, never a stack overflow; 100 nested blocks run (expressions:
-/// tests/hostile_input.rs).
-#[test]
-fn blocks_nested_too_deeply() {
-    let nested = |n: usize| {
-        tpl(
-            &format!(
-                "{}a: 1\n{}",
-                "#@ if True:\n".repeat(n),
-                "#@ end\n".repeat(n)
-            ),
-            &[],
-        )
-    };
-    assert_eq!(
-        nested(20_000).err(),
-        "ytt: Error: \n- blocks are nested too deeply (more than 100 levels)\n    tpl.yml:101 | #@ if True:\n"
-    );
-    assert_eq!(nested(100).ok(), "a: 1\n");
-    let defs = tpl(
-        &format!(
-            "{}a: 1\n",
-            "#@ for i in range(1):\n#@ def f():\n".repeat(51)
-        ),
-        &[],
-    );
-    assert!(
-        defs.err().contains("blocks are nested too deeply") && defs.err().contains("tpl.yml:101"),
-        "{}",
-        defs.stderr
-    );
-}
-
 /// Rule: user code may not name the instructions of the generated code (`__ytt_…`) nor
 /// its annotation values: called or reassigned, they broke the node contexts
 /// (`internal error: node started outside of a context`).

@@ -26,20 +26,48 @@ pub struct BlockError {
     pub line: Option<u32>,
 }
 
-/// How deep an expression may nest (see [`Nesting`]). starlark-rust compiles and
-/// evaluates expressions recursively: this keeps a template from overflowing the stack,
-/// with room to spare on a 1 MiB thread stack (measured: release builds overflow from
-/// about 200 nested `lambda`s, 400 calls, 800 brackets or operators).
-pub const MAX_NESTING: u32 = 100;
+/// Stack one level of nesting takes when starlark-rust parses and compiles it: its parser
+/// descends recursively and its compiler recurses over the syntax tree, whose left-deep
+/// chains (`a or b or c`) are as deep as they are long. Measured on x86_64 with a
+/// template holding one expression, as the largest depth that does not overflow the run's
+/// stack (`RUN_STACK`, 256 MiB), per level: release build: a chain's operator 2.1 KiB, a
+/// parenthesis 1.6, a call 2.9, a lambda 14.4, an `if` block 4.3, a `for` 6, a `def`
+/// 8.6; debug build: an operator 25 KiB, a parenthesis 12.5, a list or call 27, a lambda
+/// 78, an `if` block 28, a `for` 48, a `def` 53. A level is counted as the larger of
+/// these over the build's unit: a lambda takes [`LAMBDA_LEVELS`], a block
+/// [`BLOCK_LEVELS`].
+const LEVEL_STACK: usize = if cfg!(debug_assertions) {
+    32 << 10
+} else {
+    4 << 10
+};
 
-/// An upper bound on the depth of an expression's syntax tree, from its tokens: a level
-/// per open bracket, plus a level per operator, call, index or attribute access since
-/// the last `,` at each open bracket (a chain `a + b + c` nests as deep as it is long),
-/// a `lambda` counting two.
+/// How deep code may nest, in levels of [`LEVEL_STACK`] (see [`Nesting`]): a quarter of the
+/// run's stack, the rest being what the run holds when it compiles (library loads, the
+/// evaluation around a `load()`). 16,384 levels in a release build, 2,048 in a debug one
+/// (the reference, whose stacks grow, renders 100,000).
+pub const MAX_NESTING: u32 = (crate::cores::RUN_STACK / 4 / LEVEL_STACK) as u32;
+
+/// The levels a `lambda` takes (its body is compiled as a function of its own).
+const LAMBDA_LEVELS: u32 = 4;
+
+/// The levels an `if`/`for`/`def`/`while` block takes: statements nest in starlark-rust's
+/// parser and compiler as expressions do, and an expression inside blocks nests on top.
+const BLOCK_LEVELS: u32 = 3;
+
+/// How deep blocks may nest.
+pub const MAX_BLOCKS: u32 = MAX_NESTING / BLOCK_LEVELS;
+
+/// An upper bound on the depth of an expression's syntax tree, from its tokens. At each
+/// open bracket (the first level: outside any), since the last `,`: a level per operator,
+/// call, index or attribute access (a chain `a + b + c` is a left-deep tree, as deep as
+/// it is long; a `lambda` counts [`LAMBDA_LEVELS`]), on top of the deepest bracket closed
+/// there (`(a or b)()()` nests the calls over the parenthesis); plus a level per bracket.
 #[derive(Default)]
 struct Nesting {
-    /// Operators since the last separator, per open bracket (the first: outside any).
-    levels: Vec<u32>,
+    /// Per open bracket: operators, and the depth of the deepest bracket closed, since the
+    /// last separator.
+    levels: Vec<(u32, u32)>,
     sum: u32,
 }
 
@@ -49,13 +77,16 @@ impl Nesting {
         self.sum = 0;
     }
 
-    fn add(&mut self, n: u32) {
+    fn level(&mut self) -> &mut (u32, u32) {
         if self.levels.is_empty() {
-            self.levels.push(0);
+            self.levels.push((0, 0));
         }
-        if let Some(l) = self.levels.last_mut() {
-            *l += n;
-        }
+        let last = self.levels.len() - 1;
+        &mut self.levels[last]
+    }
+
+    fn add(&mut self, n: u32) {
+        self.level().0 += n;
         self.sum += n;
     }
 
@@ -79,25 +110,26 @@ impl Nesting {
                     // a call or an index
                     self.add(1);
                 }
-                if self.levels.is_empty() {
-                    self.levels.push(0);
-                }
-                self.levels.push(0);
+                self.level();
+                self.levels.push((0, 0));
                 self.sum += 1;
             }
             Token::ClosingRound | Token::ClosingSquare | Token::ClosingCurly
                 if self.levels.len() > 1 =>
             {
-                let l = self.levels.pop().unwrap_or(0);
-                self.sum = self.sum.saturating_sub(l + 1);
+                let (ops, inner) = self.levels.pop().unwrap_or_default();
+                let depth = ops + inner + 1;
+                self.sum -= depth;
+                let outer = self.level();
+                let deeper = depth.saturating_sub(outer.1);
+                outer.1 += deeper;
+                self.sum += deeper;
             }
             Token::Comma => {
-                if let Some(l) = self.levels.last_mut() {
-                    self.sum -= *l;
-                    *l = 0;
-                }
+                let (ops, inner) = std::mem::take(self.level());
+                self.sum -= ops + inner;
             }
-            Token::Lambda => self.add(2),
+            Token::Lambda => self.add(LAMBDA_LEVELS),
             Token::Plus
             | Token::Minus
             | Token::Star
@@ -172,6 +204,23 @@ struct LogicalLine {
     loads: Vec<LoadToks>,
     /// The iterable of a `for` header: its start and end.
     loop_iter: Option<(usize, usize)>,
+}
+
+impl LogicalLine {
+    /// The blocks open after this line, `open` before it: an `if`/`for`/`def`/`while`
+    /// header opens one, `end` closes one, `else:`/`elif …:` closes one and opens one.
+    fn blocks_after(&self, open: u32) -> u32 {
+        if self.first_word == "end" && matches!(self.first_tok, Token::Identifier(_)) {
+            open.saturating_sub(1)
+        } else if self.ends_with_colon
+            && (matches!(self.first_tok, Token::If | Token::For | Token::Def)
+                || self.first_word == WHILE_NAME)
+        {
+            open + 1
+        } else {
+            open
+        }
+    }
 }
 
 /// The tokens of a `load` statement: token, start and end offsets in the joined source.
@@ -405,9 +454,9 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
             }
         }
         if ll.ends_with_colon {
-            if stack.len() >= MAX_NESTING as usize {
+            if stack.len() >= MAX_BLOCKS as usize {
                 return Err(err_here(&format!(
-                    "blocks are nested too deeply (more than {MAX_NESTING} levels)"
+                    "blocks are nested too deeply (more than {MAX_BLOCKS} levels)"
                 )));
             }
             blocks.push(Block {
@@ -635,6 +684,8 @@ fn lex_logical_lines(
     // inside a `load(…)` statement
     let mut in_load = false;
     let mut nesting = Nesting::default();
+    // blocks open around the current line, counted as the block pass counts them
+    let mut blocks_open: u32 = 0;
     // in a `for` header after its `in`: where the iterable starts, once it does
     let mut for_in: Option<Option<usize>> = None;
 
@@ -673,6 +724,7 @@ fn lex_logical_lines(
                 }
                 if let Some(mut c) = cur.take() {
                     c.ends_with_colon = matches!(last_sig, Some(Token::Colon));
+                    blocks_open = c.blocks_after(blocks_open);
                     logical.push(c);
                 }
                 last_sig = None;
@@ -721,11 +773,12 @@ fn lex_logical_lines(
         }
         let Some(c) = cur.as_mut() else { continue };
         c.last = line_of(e.saturating_sub(1).max(s));
-        if nesting.token(&tok, prev_tok.as_ref()) > MAX_NESTING {
+        // an expression nests on top of the blocks around it (blocks too deep on their own
+        // are the block pass's error, at their opening line)
+        let allowed = MAX_NESTING.saturating_sub(BLOCK_LEVELS * blocks_open);
+        if nesting.token(&tok, prev_tok.as_ref()) > allowed && blocks_open < MAX_BLOCKS {
             return Err(BlockError {
-                message: format!(
-                    "expression is nested too deeply (more than {MAX_NESTING} levels)"
-                ),
+                message: format!("expression is nested too deeply (more than {allowed} levels)"),
                 line: src_of(line_of(s)),
             }
             .into());

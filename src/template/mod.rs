@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use crate::yaml::{FileId, Node, Pos};
 
-pub use blocks::BlockError;
+pub use blocks::{BlockError, MAX_BLOCKS, MAX_NESTING};
 pub use text::compile_text;
 pub use yaml::{compile_yaml, document_annotations, is_templated, needs_no_evaluation};
 

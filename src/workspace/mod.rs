@@ -119,9 +119,7 @@ pub fn data_values_documents(values: Node) -> DocSet {
     }
 }
 
-/// The stack a run gets (reserved, not committed): templates, values and trees nest up to
-/// the parser's limit (`yaml::parser::MAX_DEPTH`), and every step recurses as deep.
-pub const RUN_STACK: usize = 256 << 20;
+pub use crate::cores::RUN_STACK;
 
 /// Renders the root library made of `files`, on a thread of its own with [`RUN_STACK`]:
 /// a caller on a default stack (1-2 MiB) renders the deepest input the limits allow.
