@@ -1035,3 +1035,77 @@ fn an_unterminated_quoted_scalar_is_reported_at_the_end_of_the_stream() {
         );
     }
 }
+
+/// Rule (libyaml's, so the reference's; measured on ~2,000 generated block scalars): the
+/// end of the input ends a block scalar's last line without a line break — a line of
+/// spaces there is no line, and none is added (YAML 1.2 readers add one); the content of
+/// a block scalar is indented at least one column, at the root too; a tab where the
+/// indentation is still being read is an error on its line; a line indented less than
+/// the scalar ends it, even its first.
+#[test]
+fn block_scalars_end_and_indent_as_libyaml_has_them() {
+    let value = |src: &str| map(&p(src).docs[0].value).items[0].value.clone();
+    for (src, want) in [
+        ("a: |\n  x", "x"),
+        ("a: |\n  x\n", "x\n"),
+        ("a: |\n  x\n  ", "x\n"),
+        ("a: |\n  x\n   ", "x\n "),
+        ("a: |\n  x\n\n  ", "x\n"),
+        ("a: |\n  x\n  y  ", "x\ny  "),
+        ("a: |\n  x\n    y", "x\n  y"),
+        ("a: |+\n  x", "x"),
+        ("a: |+\n  x\n  ", "x\n"),
+        ("a: |+\n  x\n\n  ", "x\n\n"),
+        ("a: |+\n  ", ""),
+        ("a: >\n  x\n  y  ", "x y  "),
+        ("a: >+\n  x\n  \n  ", "x\n\n"),
+        ("a: |2\n  x\n  ", "x\n"),
+        ("a: |-\n  x\n  ", "x"),
+        ("a:\n  b: |\n    x\n    ", "x\n"),
+    ] {
+        let got = if src.starts_with("a:\n") {
+            map(&value(src)).items[0].value.clone()
+        } else {
+            value(src)
+        };
+        assert_eq!(got, s(want), "{src:?}");
+    }
+    assert_eq!(
+        arr(&p("- |\n  x\n  ").docs[0].value).items[0].value,
+        s("x\n")
+    );
+    assert_eq!(p("--- |\n x\n ").docs[0].value, s("x\n"));
+    // at the root, content at column 0 is no content
+    for src in ["--- |\nx\n", "--- >-\nx\n", "|\nx\n"] {
+        assert_eq!(
+            err(src).message,
+            "yaml: line 1: did not find expected <document start>",
+            "{src:?}"
+        );
+    }
+    assert_eq!(p("--- |1\n#c").docs[0].value, s(""));
+    assert_eq!(p("--- >\n#c\n  ").docs[0].value, s(""));
+    // tabs in the indentation
+    for (src, line) in [
+        ("a: |\n\t x\n", 2),
+        ("a: |\n  \tx\n", 2),
+        ("a: |2\n \tx\n", 2),
+        ("a: |\n  x\n \t\n", 3),
+        ("a: >+\n  \n \t\n", 3),
+    ] {
+        let e = err(src);
+        assert_eq!(
+            e.message,
+            format!(
+                "yaml: line {line}: found a tab character where an indentation space is expected"
+            ),
+            "{src:?}"
+        );
+    }
+    assert_eq!(value("a: |\n  x\n  \t\n"), s("x\n\t\n"));
+    // a first line indented less than the scalar ends it
+    assert_eq!(
+        err("a: |2\n x\n").message,
+        "yaml: line 1: did not find expected key"
+    );
+}

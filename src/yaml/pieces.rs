@@ -5,15 +5,14 @@
 //!
 //! A line starting with `---` and a blank or a line break is a document start for saphyr
 //! wherever it is (inside a quoted scalar or a flow collection it is an error, which the
-//! piece before it meets too, as an unterminated scalar or collection), with one
-//! exception: a document whose root is a block scalar at indentation 0 takes such lines
-//! in. So a piece is parsed through the `---` (and the blank or break after it) that
-//! starts the next one: the piece's last document ends as it does in one parse (a
-//! scalar's span, a comment's owner), and the empty document that `---` opens holds the
-//! comments before it, which belong to the next piece's first document. [`join`] refuses
-//! pieces when a piece failed, when that empty document is not there (a root block scalar
-//! took the `---` in), or when the pieces took more patches than a whole file may: the
-//! caller then parses the whole text, which decides the result and the error.
+//! piece before it meets too, as an unterminated scalar or collection; a block scalar's
+//! lines are indented, at the root too, as in libyaml). So a piece is parsed through the
+//! `---` (and the blank or break after it) that starts the next one: the piece's last
+//! document ends as it does in one parse (a scalar's span, a comment's owner), and the
+//! empty document that `---` opens holds the comments before it, which belong to the
+//! next piece's first document. [`join`] refuses pieces when a piece failed, when that
+//! empty document is not there, or when the pieces took more patches than a whole file
+//! may: the caller then parses the whole text, which decides the result and the error.
 //!
 //! A line starting with `- ` (or a lone `-`) at column 0 is an item of the root sequence
 //! or of the root map's last value, once such a line came before it with no other line at

@@ -1778,13 +1778,6 @@ impl<'input, T: Input> Scanner<'input, T> {
             self.skip_break();
         }
 
-        if self.input.look_ch() == '\t' {
-            return Err(ScanError::new_str(
-                start_mark,
-                "a block scalar content cannot start with a tab",
-            ));
-        }
-
         if increment > 0 {
             indent = if self.indent >= 0 {
                 (self.indent + increment as isize) as usize
@@ -1795,9 +1788,9 @@ impl<'input, T: Input> Scanner<'input, T> {
 
         // Scan the leading line breaks and determine the indentation level if needed.
         if indent == 0 {
-            self.skip_block_scalar_first_line_indent(&mut indent, &mut trailing_breaks);
+            self.skip_block_scalar_first_line_indent(&mut indent, &mut trailing_breaks)?;
         } else {
-            self.skip_block_scalar_indent(indent, &mut trailing_breaks);
+            self.skip_block_scalar_indent(indent, &mut trailing_breaks)?;
         }
 
         // We have an end-of-stream with no content, e.g.:
@@ -1809,15 +1802,9 @@ impl<'input, T: Input> Scanner<'input, T> {
                 // The line break ending the header line is not content, so with no content lines
                 // there is nothing to strip or clip.
                 Chomping::Strip | Chomping::Clip => String::new(),
-                // We keep lines: only the breaks following the header line remain. An unterminated
-                // whitespace-only line still counts as a line.
-                Chomping::Keep
-                    if trailing_breaks.is_empty()
-                        && self.mark.line > start_mark.line()
-                        && self.mark.col > 0 =>
-                {
-                    "\n".into()
-                }
+                // We keep lines: only the breaks following the header line remain (ytt-rs
+                // patch: a line of spaces that the input ends without a break is no line, as
+                // in libyaml).
                 Chomping::Keep => trailing_breaks,
             };
             return Ok(Token(
@@ -1826,12 +1813,9 @@ impl<'input, T: Input> Scanner<'input, T> {
             ));
         }
 
-        if self.mark.col < indent && (self.mark.col as isize) > self.indent {
-            return Err(ScanError::new_str(
-                self.mark,
-                "wrongly indented line in block scalar",
-            ));
-        }
+        // ytt-rs patch: a line indented less than the scalar ends it, the first too (saphyr
+        // refused one indented past the parent as "wrongly indented"); what follows is
+        // read as the next token, as in libyaml.
 
         let mut line_buffer = String::with_capacity(100);
         let start_mark = self.mark;
@@ -1871,18 +1855,14 @@ impl<'input, T: Input> Scanner<'input, T> {
             self.read_break(&mut leading_break);
 
             // Eat the following indentation spaces and line breaks.
-            self.skip_block_scalar_indent(indent, &mut trailing_breaks);
+            self.skip_block_scalar_indent(indent, &mut trailing_breaks)?;
         }
 
-        // Chomp the tail.
+        // Chomp the tail. ytt-rs patch: an input that ends without a line break ends the
+        // last line without one, as in libyaml (saphyr added a break when that line was
+        // indented as the scalar: `a: |\n  x\n  ` was "x\n\n", libyaml's "x\n").
         if chomping != Chomping::Strip {
             string.push_str(&leading_break);
-            // If we had reached an eof but the last character wasn't an end-of-line, check if the
-            // last line was indented at least as the rest of the scalar, then we need to consider
-            // there is a newline.
-            if self.input.next_is_z() && self.mark.col >= indent.max(1) {
-                string.push('\n');
-            }
         }
 
         if chomping == Chomping::Keep {
@@ -1947,8 +1927,25 @@ impl<'input, T: Input> Scanner<'input, T> {
         }
     }
 
+    /// ytt-rs patch: a tab where the scalar's indentation is still being read is an error,
+    /// as in libyaml (saphyr took it as content, or refused only a first line that starts
+    /// with one).
+    fn no_tab_in_indentation(&mut self) -> Result<(), ScanError> {
+        if self.input.look_ch() == '\t' {
+            return Err(ScanError::new_str(
+                self.mark,
+                "found a tab character where an indentation space is expected",
+            ));
+        }
+        Ok(())
+    }
+
     /// Skip the block scalar indentation and empty lines.
-    fn skip_block_scalar_indent(&mut self, indent: usize, breaks: &mut String) {
+    fn skip_block_scalar_indent(
+        &mut self,
+        indent: usize,
+        breaks: &mut String,
+    ) -> Result<(), ScanError> {
         loop {
             // Consume all spaces. Tabs cannot be used as indentation.
             if indent < self.input.bufmaxlen() - 2 {
@@ -1977,6 +1974,9 @@ impl<'input, T: Input> Scanner<'input, T> {
                 }
                 self.input.lookahead(2);
             }
+            if self.mark.col < indent {
+                self.no_tab_in_indentation()?;
+            }
 
             // If our current line is empty, skip over the break and continue looping.
             if self.input.next_is_break() {
@@ -1986,19 +1986,25 @@ impl<'input, T: Input> Scanner<'input, T> {
                 break;
             }
         }
+        Ok(())
     }
 
     /// Determine the indentation level for a block scalar from the first line of its contents.
     ///
     /// The function skips over whitespace-only lines and sets `indent` to the the longest
     /// whitespace line that was encountered.
-    fn skip_block_scalar_first_line_indent(&mut self, indent: &mut usize, breaks: &mut String) {
+    fn skip_block_scalar_first_line_indent(
+        &mut self,
+        indent: &mut usize,
+        breaks: &mut String,
+    ) -> Result<(), ScanError> {
         let mut max_indent = 0;
         loop {
             // Consume all spaces. Tabs cannot be used as indentation.
             while self.input.look_ch() == ' ' {
                 self.skip_blank();
             }
+            self.no_tab_in_indentation()?;
 
             if self.mark.col > max_indent {
                 max_indent = self.mark.col;
@@ -2014,18 +2020,11 @@ impl<'input, T: Input> Scanner<'input, T> {
             }
         }
 
-        // In case a yaml looks like:
-        // ```yaml
-        // |
-        // foo
-        // bar
-        // ```
-        // We need to set the indent to 0 and not 1. In all other cases, the indent must be at
-        // least 1. When in the above example, `self.indent` will be set to -1.
-        *indent = max_indent.max((self.indent + 1) as usize);
-        if self.indent > 0 {
-            *indent = (*indent).max(1);
-        }
+        // ytt-rs patch: the indentation found is at least 1, at the root too, as in libyaml
+        // (YAML 1.2 allows 0 there: `--- |` then `foo` at column 0 is "foo\n" in saphyr, an
+        // empty scalar followed by content the reference refuses).
+        *indent = max_indent.max((self.indent + 1) as usize).max(1);
+        Ok(())
     }
 
     fn fetch_flow_scalar(&mut self, single: bool) -> ScanResult {
