@@ -14,7 +14,14 @@
 //! key, a result that is not a bool) is a **rule error**: the package author's mistake,
 //! reported as such, never as a violation by the value. Rules that use `oldSelf` are
 //! transition rules: there is no old value when rendering, so they are skipped.
+//!
+//! Evaluations are bounded as the API server bounds them (`cel_cost`): one evaluation
+//! is cancelled once its cost passes Kubernetes' per-call limit, and within a
+//! [`CostBudget`] (the rules of one object: a library's data values, an output document)
+//! the rules may cost Kubernetes' runtime budget in all. Either failure is a rule error,
+//! and no further CEL rule of that object runs, as in Kubernetes.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, OnceLock};
@@ -23,11 +30,14 @@ use cel::common::ast::{EntryExpr, Expr, IdedExpr};
 use cel::objects::Key;
 use cel::{Context, Env, Value};
 
+use super::cel_cost::{self, Meter, PER_CALL_LIMIT, RUNTIME_BUDGET};
 use crate::yaml::Node;
 
 pub struct CelRule {
     /// The expression, macros expanded and escaped property names resolved.
     expr: IdedExpr,
+    /// The cost of the part of `expr` always evaluated (the rest charges itself).
+    cost: u64,
     /// Uses `oldSelf`: skipped when rendering.
     pub transition: bool,
     /// The expression as written (exported by `--data-values-schema-inspect`).
@@ -49,6 +59,7 @@ fn env() -> &'static Arc<Env> {
         env.add_extension(cel::extensions::lists)
             .expect("the lists extension registers");
         super::cel_k8s::register(&mut env).expect("the Kubernetes libraries register");
+        cel_cost::register(&mut env).expect("the cost functions register");
         Arc::new(env)
     })
 }
@@ -83,27 +94,124 @@ pub fn compile(expr: &str) -> Result<CelRule, String> {
     let transition = program.references().has_variable("oldSelf");
     let mut tree = program.expression().clone();
     unescape_selects(&mut tree, 0);
+    let cost = cel_cost::instrument(&mut tree);
     Ok(CelRule {
         expr: tree,
+        cost,
         transition,
         source: expr.to_owned(),
     })
 }
 
-/// Evaluates the rule on `value`: Ok(true) when it holds, Ok(false) when it evaluated to
-/// false, Err(message) for a rule error (evaluation failed or did not give a bool).
+/// Evaluates the rule on `value` alone, outside any object's budget: see [`evaluate_in`].
 pub fn evaluate(rule: &CelRule, value: &Node) -> Result<bool, String> {
-    let mut ctx = Context::with_env(Arc::clone(env()));
-    ctx.add_variable_from_value("self", to_cel(value, 0));
-    let result = catch_unwind(AssertUnwindSafe(|| ctx.resolve(&rule.expr)))
-        .map_err(|_| "CEL evaluation failed".to_owned())?;
-    match result {
-        Ok(Value::Bool(b)) => Ok(b),
-        Ok(other) => Err(format!(
+    evaluate_in(rule, value, None)
+}
+
+/// Evaluates the rule on `value`, within the cost budget of the object it belongs to if
+/// any: Ok(true) when it holds (or is not run: a cost limit stopped the CEL rules of the
+/// object), Ok(false) when it evaluated to false, Err(message) for a rule error
+/// (evaluation failed, did not give a bool, or cost too much).
+pub fn evaluate_in(
+    rule: &CelRule,
+    value: &Node,
+    budget: Option<&CostBudget>,
+) -> Result<bool, String> {
+    metered(rule, value, budget).0
+}
+
+/// [`evaluate_in`], and what the evaluation cost.
+fn metered(
+    rule: &CelRule,
+    value: &Node,
+    budget: Option<&CostBudget>,
+) -> (Result<bool, String>, u64) {
+    let left = match budget.map(|b| b.left.get()) {
+        Some(None) => return (Ok(true), 0),
+        Some(Some(left)) => Some(left),
+        None => None,
+    };
+    let meter = Arc::new(Meter::new(rule.cost, PER_CALL_LIMIT));
+    let result = if meter.over() {
+        Ok(Ok(Value::Null))
+    } else {
+        let mut ctx = Context::with_env(Arc::clone(env()));
+        ctx.add_variable_from_value("self", to_cel(value, 0));
+        ctx.add_variable_as_val(cel_cost::METER, meter.val());
+        catch_unwind(AssertUnwindSafe(|| ctx.resolve(&rule.expr)))
+            .map_err(|_| "CEL evaluation failed".to_owned())
+    };
+    let spent = meter.spent();
+    if meter.over() {
+        let e = stop(
+            budget,
+            format!(
+                "operation cancelled: actual cost limit exceeded (evaluating the rule costs \
+                 more than {PER_CALL_LIMIT}, Kubernetes' limit for one rule)"
+            ),
+        );
+        return (Err(e), spent);
+    }
+    if let (Some(budget), Some(left)) = (budget, left) {
+        if spent > left {
+            let e = stop(
+                Some(budget),
+                format!(
+                    "validation failed due to running out of cost budget (the CEL rules of \
+                     one object may cost {RUNTIME_BUDGET} in all, Kubernetes' budget)"
+                ),
+            );
+            return (Err(e), spent);
+        }
+        budget.left.set(Some(left - spent));
+    }
+    let result = match result {
+        Err(e) => Err(e),
+        Ok(Ok(Value::Bool(b))) => Ok(b),
+        Ok(Ok(other)) => Err(format!(
             "the rule evaluated to {}, not to a bool",
             other.type_of()
         )),
-        Err(e) => Err(error_text(&e)),
+        Ok(Err(e)) => Err(error_text(&e)),
+    };
+    (result, spent)
+}
+
+/// Within a budget, a cost failure stops the object's further CEL rules, as the API
+/// server stops validating an object ("no further validation rules will be run").
+fn stop(budget: Option<&CostBudget>, message: String) -> String {
+    match budget {
+        Some(b) => {
+            b.left.set(None);
+            format!("{message}; no further CEL rules are run")
+        }
+        None => message,
+    }
+}
+
+/// The cost budget of one object's CEL rules: Kubernetes' `RuntimeCELCostBudget` for a
+/// custom resource.
+pub struct CostBudget {
+    /// What is left; None once a cost limit stopped the object's CEL rules.
+    left: Cell<Option<u64>>,
+}
+
+impl CostBudget {
+    pub fn new() -> CostBudget {
+        CostBudget {
+            left: Cell::new(Some(RUNTIME_BUDGET)),
+        }
+    }
+
+    /// The rules that follow are another object's.
+    pub fn renew(&self) {
+        self.left.set(Some(RUNTIME_BUDGET));
+    }
+}
+
+impl Default for CostBudget {
+    fn default() -> Self {
+        CostBudget::new()
     }
 }
 
@@ -402,6 +510,163 @@ mod tests {
             "{'a': 1}.?b.orValue(2) == 2",
         ] {
             assert_eq!(run(ok, &e), Ok(true), "{ok}");
+        }
+    }
+
+    fn ints(n: i64) -> Node {
+        Node::Array(crate::yaml::Array {
+            items: (0..n)
+                .map(|i| crate::yaml::ArrayItem {
+                    value: Node::Int(i.into()),
+                    meta: Meta::default(),
+                })
+                .collect(),
+        })
+    }
+
+    /// The result of `expr` on `value` and what it cost.
+    fn costed(expr: &str, value: &Node) -> (Result<bool, String>, u64) {
+        metered(&compile(expr).unwrap(), value, None)
+    }
+
+    /// Costs in cel-go's units (and Kubernetes' for its functions), counted by hand.
+    #[test]
+    fn cost_model() {
+        let long = s(&"a".repeat(1000));
+        for (expr, value, cost) in [
+            // `self` 1, `==` 1, a literal 0
+            ("self == 1", Node::Int(1.into()), 2),
+            ("has(self.a)", map(&[("a", s("x"))]), 2),
+            ("self.a == 'x'", map(&[("a", s("x"))]), 3),
+            // a list literal 10, `size` 1, `>` 1
+            ("[1, 2, 3].size() > 0", Node::Null, 12),
+            // 1 for `self`, 1 for the result, then 5 per element: the condition
+            // `@not_strictly_false(@result)` 2, `@result` 1, `x >= 0` 2
+            ("self.all(x, x >= 0)", ints(3), 2 + 3 * 5),
+            // the condition 3 (`!@result`): the third element only checks it
+            ("self.exists(x, x == 1)", ints(3), 2 + 6 + 6 + 3),
+            // 12 per element (`@result`, `[_]` 10, `+`), the accumulator's `[]` 10
+            (
+                "self.map(x, x * 2).size() == 3",
+                ints(3),
+                1 + 10 + 1 + 3 * 14 + 2,
+            ),
+            // a false guard costs it and `@result`
+            (
+                "self.filter(x, x > 0).size() == 2",
+                ints(3),
+                14 + 3 + 2 * 15,
+            ),
+            // `x == 2` 2 per element, then `@result + 1` 2 or `@result` 1; the result
+            // `@result == 1` 2
+            ("self.exists_one(x, x == 2)", ints(3), 3 + 3 * 2 + 2 + 2),
+            // `&&` evaluates its right side only when the left is true
+            ("self > 5 && self.size() > 0", Node::Int(1.into()), 2),
+            // a tenth of the string
+            ("self.startsWith('a')", long.clone(), 1 + 100),
+            // a tenth of the string times a tenth of the substring
+            ("self.contains('aaaaaaaaaaa')", long.clone(), 1 + 100 * 2),
+            (
+                "self + self == self + self",
+                long.clone(),
+                4 + 200 + 200 + 200,
+            ),
+            // the smaller side of a comparison
+            ("self == 'a'", long.clone(), 1 + 1),
+            // `in` a list: its size
+            ("2 in self", ints(50), 1 + 50),
+            // Kubernetes: `indexOf` traverses the list, `split` two tenths of the string
+            ("self.indexOf(7) == 7", ints(50), 1 + 50 + 1),
+            ("self.split('a').size() > 0", long.clone(), 1 + 200 + 2),
+            // where Kubernetes has no number: n², n·log₂n
+            ("self.distinct().size() > 0", ints(100), 1 + 10_000 + 2),
+            ("self.sort().size() > 0", ints(100), 1 + 700 + 2),
+        ] {
+            let (result, spent) = costed(expr, &value);
+            assert!(result.is_ok(), "{expr}: {result:?}");
+            assert_eq!(spent, cost, "{expr}");
+        }
+    }
+
+    /// `self.all(x, x > 0)` costs 2 + 5n: 199,999 elements fit in the limit, 200,000 not.
+    #[test]
+    fn per_call_limit() {
+        let (ok, spent) = costed("self.all(x, x >= 0)", &ints(199_999));
+        assert_eq!(ok, Ok(true));
+        assert_eq!(spent, 999_997);
+        let (over, spent) = costed("self.all(x, x >= 0)", &ints(200_000));
+        assert_eq!(
+            over,
+            Err(
+                "operation cancelled: actual cost limit exceeded (evaluating the rule costs \
+                 more than 1000000, Kubernetes' limit for one rule)"
+                    .into()
+            )
+        );
+        // stopped at the element that passed the limit
+        assert_eq!(spent, 1_000_002);
+    }
+
+    /// Runaway rules stop as soon as they pass the limit: nested comprehensions (10⁹
+    /// steps), a quadratic list (10⁸ elements), string work inside a loop, and a failure
+    /// that `|| true` would absorb.
+    #[test]
+    fn runaway_rules_stop() {
+        for (expr, value) in [
+            (
+                "self.all(x, self.all(y, self.all(z, x + y + z >= 0)))",
+                ints(1000),
+            ),
+            ("self.map(x, self.map(y, y)).size() > 0", ints(10_000)),
+            ("self.all(x, x in self)", ints(100_000)),
+            ("self.all(x, self.all(y, true)) || true", ints(10_000)),
+            (
+                "self.all(x, self.map(y, string(y)).join(',').contains(string(x)))",
+                ints(10_000),
+            ),
+        ] {
+            let started = std::time::Instant::now();
+            let (result, spent) = costed(expr, &value);
+            assert!(
+                result
+                    .as_ref()
+                    .is_err_and(|e| e.starts_with("operation cancelled")),
+                "{expr}: {result:?}"
+            );
+            assert!(spent < PER_CALL_LIMIT + 100_000, "{expr}: {spent}");
+            assert!(started.elapsed().as_secs() < 20, "{expr}");
+        }
+    }
+
+    /// The rules of one object share Kubernetes' budget; once it is spent (or one rule
+    /// passes the per-call limit) the object's further CEL rules are not run.
+    #[test]
+    fn runtime_budget() {
+        // 18 per element: the condition 2, `@result` 1, the list 10 and its items 3, 2
+        let rule = compile("self.all(x, [x, x, x].size() > 0)").unwrap();
+        let value = ints(40_000); // 720,002 each
+        let budget = CostBudget::new();
+        for _ in 0..13 {
+            assert_eq!(evaluate_in(&rule, &value, Some(&budget)), Ok(true));
+        }
+        let e = evaluate_in(&rule, &value, Some(&budget)).unwrap_err();
+        assert!(
+            e.starts_with("validation failed due to running out of cost budget")
+                && e.ends_with("; no further CEL rules are run"),
+            "{e}"
+        );
+        // not run: a false rule passes
+        let never = compile("false").unwrap();
+        assert_eq!(evaluate_in(&never, &Node::Null, Some(&budget)), Ok(true));
+        budget.renew();
+        assert_eq!(evaluate_in(&never, &Node::Null, Some(&budget)), Ok(false));
+        // a per-call failure stops the object's rules too
+        let over = compile("self.all(x, self.all(y, true))").unwrap();
+        assert!(evaluate_in(&over, &ints(1_000), Some(&budget)).is_err());
+        assert_eq!(evaluate_in(&never, &Node::Null, Some(&budget)), Ok(true));
+        // without a budget, each evaluation on its own
+        for _ in 0..14 {
+            assert_eq!(evaluate(&rule, &value), Ok(true));
         }
     }
 }

@@ -11,6 +11,7 @@
 //! ```
 
 pub mod cel;
+mod cel_cost;
 mod cel_k8s;
 pub mod checks;
 pub mod formats;
@@ -165,6 +166,7 @@ pub fn validate_value<'v>(
     let subject = rules::Subject {
         node,
         key: Cow::Borrowed(key),
+        budget: None,
     };
     let mut make_ctx = |heap: Heap<'v>| -> Value<'v> {
         let mut fields = SmallMap::new();
@@ -424,12 +426,23 @@ fn run<'v>(
     }
     let mut root_value: Option<Value<'v>> = None;
     let mut repeats: Option<Repeats> = None;
+    // the CEL rules of one object (the values, a document) share a cost budget
+    let budget = cel::CostBudget::new();
+    let mut document = 0;
     for (idx, vi) in &parsed {
         let v = &validations[*vi];
         let item = &items[*idx];
+        if let Root::Docs(_, starts) = &root {
+            let doc = starts.partition_point(|&s| s <= *idx);
+            if doc != document {
+                document = doc;
+                budget.renew();
+            }
+        }
         let subject = rules::Subject {
             node: item.node,
             key: paths.key(item.at),
+            budget: Some(&budget),
         };
         let parent = item.parent;
         let mut make_ctx = |heap: Heap<'v>| -> Value<'v> {

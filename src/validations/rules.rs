@@ -599,6 +599,8 @@ pub struct Subject<'n> {
     pub node: &'n Node,
     /// `{key}` of custom messages: the map key, the array index, `(document)`.
     pub key: std::borrow::Cow<'n, str>,
+    /// The cost budget of the CEL rules of the object the node belongs to, if any.
+    pub budget: Option<&'n cel::CostBudget>,
 }
 
 /// Number of positional parameters a function takes (None when unknown).
@@ -716,7 +718,7 @@ impl<'v> Validation<'v> {
         }
         for n in &self.named {
             if let Arg::Cel(rule) = &n.arg {
-                if let Some(v) = run_cel(rule, n, node) {
+                if let Some(v) = run_cel(rule, n, node, subject.budget) {
                     out.push(v);
                 }
                 continue;
@@ -844,11 +846,16 @@ fn violation(desc: String, by: &Pos, found: Option<String>) -> Violation {
 
 /// A `cel=` rule: a violation when it evaluates to false, a rule error when it cannot be
 /// evaluated. Transition rules (`oldSelf`) are skipped.
-fn run_cel(rule: &CelRule, n: &Named, node: &Node) -> Option<Violation> {
+fn run_cel(
+    rule: &CelRule,
+    n: &Named,
+    node: &Node,
+    budget: Option<&cel::CostBudget>,
+) -> Option<Violation> {
     if rule.transition {
         return None;
     }
-    match cel::evaluate(rule, node) {
+    match cel::evaluate_in(rule, node, budget) {
         Ok(true) => None,
         Ok(false) => Some(violation(
             n.desc.clone(),
