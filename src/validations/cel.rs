@@ -38,6 +38,8 @@ pub struct CelRule {
     expr: IdedExpr,
     /// The cost of the part of `expr` always evaluated (the rest charges itself).
     cost: u64,
+    /// Whether `expr` charges more as it runs (then it needs a meter).
+    metered: bool,
     /// Uses `oldSelf`: skipped when rendering.
     pub transition: bool,
     /// The expression as written (exported by `--data-values-schema-inspect`).
@@ -94,10 +96,11 @@ pub fn compile(expr: &str) -> Result<CelRule, String> {
     let transition = program.references().has_variable("oldSelf");
     let mut tree = program.expression().clone();
     unescape_selects(&mut tree, 0);
-    let cost = cel_cost::instrument(&mut tree);
+    let (cost, metered) = cel_cost::instrument(&mut tree);
     Ok(CelRule {
         expr: tree,
         cost,
+        metered,
         transition,
         source: expr.to_owned(),
     })
@@ -131,18 +134,23 @@ fn metered(
         Some(Some(left)) => Some(left),
         None => None,
     };
-    let meter = Arc::new(Meter::new(rule.cost, PER_CALL_LIMIT));
-    let result = if meter.over() {
+    let meter = rule
+        .metered
+        .then(|| Arc::new(Meter::new(rule.cost, PER_CALL_LIMIT)));
+    let result = if rule.cost > PER_CALL_LIMIT {
         Ok(Ok(Value::Null))
     } else {
         let mut ctx = Context::with_env(Arc::clone(env()));
         ctx.add_variable_from_value("self", to_cel(value, 0));
-        ctx.add_variable_as_val(cel_cost::METER, meter.val());
+        if let Some(meter) = &meter {
+            ctx.add_variable_as_val(cel_cost::METER, meter.val());
+        }
         catch_unwind(AssertUnwindSafe(|| ctx.resolve(&rule.expr)))
             .map_err(|_| "CEL evaluation failed".to_owned())
     };
-    let spent = meter.spent();
-    if meter.over() {
+    // over the limit even if an error absorbed the failure: `cancelled || true`
+    let spent = meter.as_ref().map_or(rule.cost, |m| m.spent());
+    if spent > PER_CALL_LIMIT {
         let e = stop(
             budget,
             format!(

@@ -279,12 +279,6 @@ impl Meter {
         self.cost.load(Ordering::Relaxed)
     }
 
-    /// Whether the evaluation went over its limit (even if an error absorbed the failure:
-    /// `cancelled || true` is still cancelled).
-    pub fn over(&self) -> bool {
-        self.spent() > self.limit
-    }
-
     fn charge(&self, k: u64) -> Result<(), ExecutionError> {
         let cost = self.spent().saturating_add(k);
         self.cost.store(cost, Ordering::Relaxed);
@@ -424,12 +418,13 @@ pub fn register(env: &mut Env) -> Result<(), DeclarationError> {
 // ---- instrumentation -------------------------------------------------------------
 
 /// Instruments `expr` to charge its cost as it is evaluated; returns the cost of the part
-/// always evaluated (the root's), which [`start`] charges up front.
-pub fn instrument(expr: &mut IdedExpr) -> u64 {
-    let mut ins = Instrumenter {
-        next_id: max_id(expr, 0) + 1,
-    };
-    ins.walk(expr, 0)
+/// always evaluated (the root's), which the [`Meter`] starts from, and whether anything
+/// else is charged (else the evaluation needs no meter: its cost is the root's).
+pub fn instrument(expr: &mut IdedExpr) -> (u64, bool) {
+    let first = max_id(expr, 0) + 1;
+    let mut ins = Instrumenter { next_id: first };
+    let base = ins.walk(expr, 0);
+    (base, ins.next_id != first)
 }
 
 fn max_id(e: &IdedExpr, depth: usize) -> u64 {
