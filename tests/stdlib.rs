@@ -432,7 +432,7 @@ fn math_functions_and_warning() {
     // Printed once, whatever the number of calls.
     assert_eq!(
         out.stderr,
-        "Warning: a function from the @ytt:math module is used in this invocation; \
+        "\nWarning: a function from the @ytt:math module is used in this invocation; \
          this module does not guarantee bit-identical results across CPU architectures.\n"
     );
 }

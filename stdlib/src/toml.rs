@@ -108,14 +108,11 @@ pub fn encode_node(n: &Node, indent: usize) -> anyhow::Result<String> {
         indent: " ".repeat(if indent == 0 { 2 } else { indent }),
         has_written: false,
     };
-    match n {
-        Node::Null => {}
-        Node::Map(m) => e.map_body(&[], m, false)?,
-        Node::Array(a) if is_table_array(a)? => {
-            bail!("toml: top-level values must be Go maps or structs")
-        }
-        other => e.element(other)?,
-    }
+    // only a map is a TOML document (the reference crashes on `None`; refused here too)
+    let Node::Map(m) = n else {
+        bail!("toml: top-level values must be Go maps or structs")
+    };
+    e.map_body(&[], m, false)?;
     Ok(e.out)
 }
 
@@ -372,6 +369,12 @@ mod tests {
             ),
             "\"a b\" = 1.0\nl = [{k = 1}, 2]\n\n[x]\n  [x.y]\n    z = 1\n"
         );
+        for v in ["[1, 2]", "[{'a': 1}]", "'x'", "1", "None", "(1,)"] {
+            assert_eq!(
+                eval(&format!("toml.encode({v})")),
+                "ERR toml.encode: toml: top-level values must be Go maps or structs"
+            );
+        }
         assert_eq!(
             eval(r#"toml.encode({"a": [1, None]})"#),
             "ERR toml.encode: toml: cannot encode array with nil element"
