@@ -157,9 +157,8 @@ fn library_get_without_private_libraries() {
     let out = project("#@ load(\"@ytt:library\", \"library\")\nv: #@ library.get(\"nope\")\n")
         .run(&["-f", "."]);
     assert!(
-        out.err().contains(
-            "library.get: Expected to find library 'nope', but did not find '_ytt_lib/nope'"
-        ),
+        out.err()
+            .contains("library.get: Expected to find library 'nope', but did not find ''"),
         "{}",
         out.stderr
     );

@@ -7,13 +7,15 @@
 //!       tpl.yml:5 |     int: #@ 123 + "124"
 //! ```
 
+use starlark::environment::FrozenModule;
+use starlark::syntax::ast::Visibility;
 use starlark::syntax::ast::{AstNoPayload, AstStmt, DefP, ParameterP, StmtP};
 use starlark::syntax::AstModule;
 use starlark::ErrorKind;
 
 use super::exec::dialect;
 use super::runtime::Runtime;
-use super::wording::{kind_message, message_text, with_callee};
+use super::wording::{kind_message, message_text, nearest, with_callee};
 use crate::diagnostic::{Diagnostic, Frame, Kind};
 use crate::overlay::OverlayError;
 use crate::template::CompiledTemplate;
@@ -46,11 +48,26 @@ struct Level {
 /// An error that carries the diagnostic of a step below (a library's run, an overlay
 /// applied from code) keeps that step's kind and location, the innermost known.
 pub fn error_diagnostic(rt: &Runtime, e: &starlark::Error) -> Diagnostic {
+    module_error_diagnostic(rt, e, None)
+}
+
+/// What a module a template's top-level `load` names exports, by the path as written
+/// (`None` when it cannot be loaded): the reference suggests one of those names for a
+/// name the module does not have.
+pub type Exports<'a> = &'a dyn Fn(&str) -> Option<Vec<String>>;
+
+/// [`error_diagnostic`] of an error of a template's evaluation, whose `load` statements
+/// reach modules through `exports`.
+pub fn module_error_diagnostic(
+    rt: &Runtime,
+    e: &starlark::Error,
+    exports: Option<Exports>,
+) -> Diagnostic {
     let Report {
         text,
         levels,
         is_static,
-    } = report(rt, e);
+    } = report(rt, e, exports);
     let at = levels.first().map(|l| rt.names().locate(&l.at));
     let frames = levels.into_iter().map(|l| Frame {
         function: l.func,
@@ -93,7 +110,7 @@ fn carried(rt: &Runtime, e: &starlark::Error) -> Option<Diagnostic> {
 
 /// Formats an evaluation error as the reference does (the text after `ytt: Error: `).
 pub fn format_error(rt: &Runtime, e: &starlark::Error) -> String {
-    report(rt, e).text
+    report(rt, e, None).text
 }
 
 /// An evaluation error as the reference reports it.
@@ -105,14 +122,20 @@ struct Report {
     is_static: bool,
 }
 
-fn report(rt: &Runtime, e: &starlark::Error) -> Report {
+fn report(rt: &Runtime, e: &starlark::Error, exports: Option<Exports>) -> Report {
     let raw = kind_message(e.kind());
     let message = missing_symbol(&raw)
-        .and_then(|name| Some(not_found(name, &load_module(rt, e)?)))
+        .and_then(|name| {
+            let module = load_module(rt, e)?;
+            let exported = exports.and_then(|f| f(&module)).unwrap_or_default();
+            Some(not_found(name, &module, &exported))
+        })
         .or_else(|| extra_arguments(rt, e))
         .unwrap_or_else(|| message_text(e));
     let message = with_callee(message, e);
-    let mut lines = message.lines();
+    // every line after the first is the reason, a last empty one too (a report that
+    // ends with a line break shows it, as the reference's do)
+    let mut lines = message.split('\n');
     let first = lines.next().unwrap_or("").to_owned();
     let reason: Vec<&str> = lines.collect();
 
@@ -176,9 +199,23 @@ fn missing_symbol(message: &str) -> Option<&str> {
 }
 
 /// A name a loaded module does not export, in the reference's words (the module as the
-/// `load` names it).
-pub fn not_found(name: &str, module: &str) -> String {
-    format!("load: name {name} not found in module {module}")
+/// `load` names it), with the exported name it suggests instead.
+pub fn not_found(name: &str, module: &str, exported: &[String]) -> String {
+    match nearest(name, exported.iter().map(String::as_str)) {
+        Some(s) => format!("load: name {name} not found in module {module} (did you mean {s}?)"),
+        None => format!("load: name {name} not found in module {module}"),
+    }
+}
+
+/// The names a module exports (defined at its top level, not starting with `_`), sorted.
+pub fn exported_names(m: &FrozenModule) -> Vec<String> {
+    let mut names: Vec<String> = (m.names())
+        .map(|n| n.as_str().to_owned())
+        .filter(|n| !n.starts_with('_'))
+        .filter(|n| matches!(m.get_any_visibility(n), Ok((_, Visibility::Public))))
+        .collect();
+    names.sort();
+    names
 }
 
 /// The module path of the top-level `load` statement an error is on.
@@ -387,8 +424,25 @@ mod tests {
         }
         assert_eq!(missing_symbol("Variable `x` not found"), None);
         assert_eq!(
-            not_found("x", "lib/a.star"),
+            not_found("x", "lib/a.star", &[]),
             "load: name x not found in module lib/a.star"
+        );
+        // the nearest exported name, case and underscores ignored; the first of equals
+        let exported = ["Abx", "abc", "abd", "upstream", "upstream_x"].map(String::from);
+        for (name, hint) in [
+            ("abx", "Abx"),
+            ("upstreams", "upstream"),
+            ("UPSTREAM_", "upstream"),
+            ("upstream_xx", "upstream_x"),
+        ] {
+            assert_eq!(
+                not_found(name, "m", &exported),
+                format!("load: name {name} not found in module m (did you mean {hint}?)")
+            );
+        }
+        assert_eq!(
+            not_found("zzz", "m", &exported),
+            "load: name zzz not found in module m"
         );
     }
 }

@@ -9,7 +9,10 @@ use starlark::typing::AstModuleTypecheck;
 use starlark::values::list::{AllocList, ListRef};
 use starlark::PrintHandler;
 
-use super::error::{error_diagnostic, format_error, format_static};
+use super::builtins::builtins;
+use super::error::{
+    error_diagnostic, exported_names, format_error, format_static, module_error_diagnostic,
+};
 use super::runtime::{instructions, Extra, RootOutput, Runtime};
 use super::wording::message_text;
 use crate::diagnostic::{Diagnostic, Kind};
@@ -34,6 +37,7 @@ pub fn globals() -> &'static Globals {
     GLOBALS.get_or_init(|| {
         GlobalsBuilder::extended_by(&[LibraryExtension::SetType, LibraryExtension::Print])
             .with(instructions)
+            .with(builtins)
             .build()
     })
 }
@@ -91,7 +95,9 @@ pub fn run_template(
         Err(e) => {
             rt.end_module(t.id, None);
             rt.reset_contexts(depth);
-            Err(undefined_names(rt, globals, t, &e).unwrap_or_else(|| error_diagnostic(rt, &e)))
+            let exports = |path: &str| Some(exported_names(&loader.load(path).ok()?));
+            Err(undefined_names(rt, globals, t, &e)
+                .unwrap_or_else(|| module_error_diagnostic(rt, &e, Some(&exports))))
         }
     }
 }

@@ -1,5 +1,6 @@
 //! The Starlark runtime: value types, conversions, the template runtime, error reports.
 
+pub mod builtins;
 pub mod convert;
 pub mod error;
 pub mod exec;
@@ -8,4 +9,5 @@ pub(crate) mod gc;
 pub mod replace;
 pub mod runtime;
 pub mod wording;
+pub mod ymodule;
 pub mod ystruct;

@@ -17,7 +17,6 @@ use starlark::eval::{Evaluator, FileLoader};
 use starlark::starlark_module;
 use starlark::values::dict::AllocDict;
 use starlark::values::dict::DictRef;
-use starlark::values::float::StarlarkFloat;
 use starlark::values::list::ListRef;
 use starlark::values::none::NoneType;
 use starlark::values::tuple::UnpackTuple;
@@ -1158,7 +1157,8 @@ pub fn instructions(builder: &mut GlobalsBuilder) {
             let value = match module.get_option(name) {
                 Ok(Some(v)) => v,
                 _ => {
-                    let msg = crate::eval::error::not_found(name, path);
+                    let exported = crate::eval::error::exported_names(&module);
+                    let msg = crate::eval::error::not_found(name, path, &exported);
                     return Err(starlark::Error::new_other(anyhow!(msg)));
                 }
             };
@@ -1323,21 +1323,6 @@ pub fn instructions(builder: &mut GlobalsBuilder) {
         let rt = runtime(eval)?;
         rt.gc.point(rt.evaluating_serial()?, eval);
         Ok(NoneType)
-    }
-
-    /// `str()`, with floats printed as the reference does (`%g`, six significant digits:
-    /// `str(1.0) == "1"`, `str(0.1 + 0.2) == "0.3"`).
-    fn str<'v>(
-        #[starlark(require = pos)] value: Value<'v>,
-        heap: Heap<'v>,
-    ) -> anyhow::Result<Value<'v>> {
-        if value.unpack_str().is_some() {
-            return Ok(value);
-        }
-        if let Some(f) = value.downcast_ref::<StarlarkFloat>() {
-            return Ok(heap.alloc(crate::yaml::emit::format_float_str(f.0)));
-        }
-        Ok(heap.alloc(value.to_str()))
     }
 }
 

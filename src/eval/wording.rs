@@ -248,18 +248,32 @@ pub(super) fn kind_message(kind: &ErrorKind) -> String {
     }
 }
 
-/// Whether a name starlark-rust suggests for an undefined one is close enough for the
-/// reference to suggest it too: case and underscores ignored, fewer edits than half the
-/// name's length (so a one-letter name gets no suggestion).
-fn similar_enough(name: &str, suggestion: &str) -> bool {
+/// The candidate the reference suggests for a misspelled name (`did you mean x?`): the
+/// one fewest edits away, case and underscores ignored, and fewer edits than half the
+/// name's length (so a one-letter name gets no suggestion); the first of equals, in the
+/// order given (the reference's candidate lists are sorted).
+pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let fold = |s: &str| -> Vec<char> {
         s.chars()
             .filter(|&c| c != '_')
             .flat_map(char::to_lowercase)
             .collect()
     };
-    let (a, b) = (fold(name), fold(suggestion));
-    // Levenshtein distance, one row at a time
+    let name = fold(name);
+    let mut best = None;
+    let mut best_distance = name.len().div_ceil(2);
+    for c in candidates {
+        let d = edits(&name, &fold(c));
+        if d < best_distance {
+            best_distance = d;
+            best = Some(c);
+        }
+    }
+    best
+}
+
+/// The Levenshtein distance of two names, computed one row at a time.
+fn edits(a: &[char], b: &[char]) -> usize {
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.iter().enumerate() {
         let mut prev = row[0];
@@ -270,7 +284,7 @@ fn similar_enough(name: &str, suggestion: &str) -> bool {
             prev = cur;
         }
     }
-    row[b.len()] < a.len().div_ceil(2)
+    row[b.len()]
 }
 
 /// Names the reference never suggests: it looks for similar names among the template's
@@ -298,7 +312,7 @@ fn clean_message(msg: &str) -> String {
                 ("null" | "nil", _) => {
                     " (hint: use 'None' instead of 'null' for null values)".to_owned()
                 }
-                (_, Some(s)) if similar_enough(name, s) && !is_builtin(s) => {
+                (_, Some(s)) if nearest(name, [s]).is_some() && !is_builtin(s) => {
                     format!(" (did you mean {s}?)")
                 }
                 _ => String::new(),
@@ -314,16 +328,38 @@ fn clean_message(msg: &str) -> String {
             return format!("function {func} missing 1 argument ({})", parts[0]);
         }
     }
+    // a token where an expression must start: the reference's parser names the token
+    // (a symbol quoted, a keyword bare)
+    if let Some(rest) = msg.strip_prefix("Parse error: unexpected symbol '") {
+        if let Some(sym) = rest.strip_suffix("', expected expression") {
+            return format!("got '{sym}', want primary expression");
+        }
+    }
+    if msg == "Parse error: unexpected new line, expected expression" {
+        return "got newline, want primary expression".to_owned();
+    }
     if let Some(rest) = msg.strip_prefix("Parse error: unexpected keyword '") {
         if let Some((kw, tail)) = rest.split_once("', ") {
+            if tail == "expected expression" {
+                return format!("got {kw}, want primary expression");
+            }
             return format!("use of reserved keyword '{kw}' is not allowed ({tail})");
         }
     }
     if let Some(rest) = msg.strip_prefix("Object of type `") {
-        // Object of type `NoneType` has no attribute `foo`
+        // Object of type `NoneType` has no attribute `foo`[, did you mean `fo`?]
         let parts: Vec<&str> = rest.split('`').collect();
         if parts.len() >= 3 && parts[1] == " has no attribute " {
-            return format!("{} has no .{} field or method", parts[0], parts[2]);
+            let (ty, attr) = (parts[0], parts[2]);
+            // starlark-rust's suggestion, where the reference would make it too
+            let hint = match parts.get(4) {
+                Some(s) if parts[3] == ", did you mean " => nearest(attr, [*s]),
+                _ => None,
+            };
+            return match hint {
+                Some(s) => format!("{ty} has no .{attr} field or method (did you mean .{s}?)"),
+                None => format!("{ty} has no .{attr} field or method"),
+            };
         }
     }
     if let Some(rest) = msg.strip_prefix("Cannot import private symbol `") {
@@ -352,6 +388,30 @@ fn clean_message(msg: &str) -> String {
                 _ => {}
             }
         }
+    }
+    // `%` formatting
+    if let Some(rest) = msg.strip_prefix("Operation `format(%") {
+        if let Some((verb, t)) = rest.split_once(")` not supported on type `") {
+            if let Some(t) = t.strip_suffix('`') {
+                return format!("%{verb} format requires integer: cannot convert {t} to int");
+            }
+        }
+    }
+    if let Some(c) = msg
+        .strip_prefix("Unsupported format character: '")
+        .and_then(|c| c.strip_suffix('\''))
+    {
+        return format!("unknown conversion %{c}");
+    }
+    if matches!(
+        msg,
+        "Not enough arguments for format string"
+            | "Too many arguments for format string"
+            | "Incomplete format"
+    ) {
+        let mut chars = msg.chars();
+        let first = chars.next().map(|c| c.to_ascii_lowercase());
+        return first.into_iter().chain(chars).collect();
     }
     if msg.starts_with("float division by zero") {
         return "real division by zero".to_owned();
@@ -403,7 +463,7 @@ fn clean_message(msg: &str) -> String {
 mod tests {
     use super::{
         arity_message, builtin_message, clean_message, comparison_operator, is_dotted_name,
-        is_method, similar_enough,
+        is_method, nearest,
     };
 
     #[test]
@@ -499,8 +559,19 @@ mod tests {
             clean_message("Variable `a` not found, did you mean `x`?"),
             "undefined: a"
         );
-        assert!(similar_enough("my_Name", "myname2"));
-        assert!(!similar_enough("abcd", "wxyz"));
+        assert_eq!(nearest("my_Name", ["myname2"]), Some("myname2"));
+        assert_eq!(nearest("abcd", ["wxyz"]), None);
+        // attributes: starlark-rust's suggestion where the reference would make it
+        assert_eq!(
+            clean_message(
+                "Object of type `struct` has no attribute `labls`, did you mean `labels`?"
+            ),
+            "struct has no .labls field or method (did you mean .labels?)"
+        );
+        assert_eq!(
+            clean_message("Object of type `struct` has no attribute `nmae`, did you mean `name`?"),
+            "struct has no .nmae field or method"
+        );
         assert_eq!(
             clean_message("Variable `true` not found"),
             "undefined: true (hint: use 'True' instead of 'true' for boolean assignment)"
@@ -577,5 +648,41 @@ mod tests {
             clean_message("Key `\"a\"` was not found"),
             "key \"a\" not in dict"
         );
+    }
+
+    /// Measured: the reference's parser names the token where an expression must start,
+    /// and `%` formatting words its errors as Go's Starlark does.
+    #[test]
+    fn parse_and_format_errors_in_the_references_words() {
+        for (rust, go) in [
+            (
+                "Parse error: unexpected symbol ')', expected expression",
+                "got ')', want primary expression",
+            ),
+            (
+                "Parse error: unexpected keyword 'else', expected expression",
+                "got else, want primary expression",
+            ),
+            (
+                "Parse error: unexpected keyword 'and', expected identifier",
+                "use of reserved keyword 'and' is not allowed (expected identifier)",
+            ),
+            (
+                "Parse error: unexpected new line, expected expression",
+                "got newline, want primary expression",
+            ),
+            (
+                "Operation `format(%d)` not supported on type `string`",
+                "%d format requires integer: cannot convert string to int",
+            ),
+            ("Unsupported format character: 'z'", "unknown conversion %z"),
+            ("Incomplete format", "incomplete format"),
+            (
+                "Not enough arguments for format string",
+                "not enough arguments for format string",
+            ),
+        ] {
+            assert_eq!(clean_message(rust), go);
+        }
     }
 }

@@ -113,6 +113,28 @@ pub fn struct_fields<'v>(v: Value<'v>) -> Option<Vec<(&'v str, Value<'v>)>> {
     })
 }
 
+/// The fields of a struct value as a template reads them (data values' lists are the
+/// reader's own, see `Data`), or `None` for another value.
+pub fn struct_items<'v>(v: Value<'v>, heap: Heap<'v>) -> Option<Vec<(&'v str, Value<'v>)>> {
+    let data = match (
+        v.downcast_ref::<YttStruct<'v>>(),
+        v.downcast_ref::<FrozenYttStruct>(),
+    ) {
+        (Some(s), _) => s.data.0,
+        (None, Some(s)) => s.data.0,
+        (None, None) => return None,
+    };
+    let fields = struct_fields(v)?;
+    Some(if data {
+        fields
+            .into_iter()
+            .map(|(k, v)| (k, thawed(v, heap)))
+            .collect()
+    } else {
+        fields
+    })
+}
+
 #[starlark_value(type = "struct")]
 impl<'v, V: ValueLike<'v>> StarlarkValue<'v> for YttStructGen<V>
 where

@@ -6,7 +6,10 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
+use starlark::collections::SmallMap;
 use starlark::environment::{FrozenModule, GlobalsBuilder, Module};
+
+use crate::eval::ymodule::YttModule;
 
 pub mod args;
 pub mod overlay;
@@ -67,14 +70,22 @@ pub(crate) fn overlay_module() -> FrozenModule {
         .clone()
 }
 
-/// A frozen module holding the one namespace `name` that `register` defines.
+/// A frozen module holding `name`: the members of the namespace `register` defines, as a
+/// module value (typed and printed as the reference's modules are).
 pub fn build_module(name: &str, register: Register) -> FrozenModule {
     let globals = GlobalsBuilder::new().with(register).build();
     Module::with_temp_heap(|module| {
         module.frozen_heap().add_reference(globals.heap());
         for (symbol, v) in globals.iter() {
             if symbol == name {
-                module.set(name, v.to_value());
+                let namespace = v.to_value();
+                let mut members = SmallMap::new();
+                for member in namespace.dir_attr() {
+                    if let Ok(Some(m)) = namespace.get_attr(&member, module.heap()) {
+                        members.insert(member, m);
+                    }
+                }
+                module.set(name, module.heap().alloc(YttModule::new(name, members)));
             }
         }
         module.freeze()

@@ -17,7 +17,8 @@ use starlark_derive::starlark_value;
 
 use super::library::Library;
 use crate::eval::convert::from_node_frozen;
-use crate::eval::ystruct::{FrozenYttStruct, YttStruct};
+use crate::eval::ymodule::YttModule;
+use crate::eval::ystruct::FrozenYttStruct;
 use crate::yaml::{FileNames, Node};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -165,7 +166,7 @@ pub fn data_module(
                 }),
             );
         }
-        module.set("data", heap.alloc(YttStruct::new(fields)));
+        module.set("data", heap.alloc(YttModule::new("data", fields)));
         module
             .freeze()
             .map_err(|_| anyhow::anyhow!("failed to freeze @ytt:data"))

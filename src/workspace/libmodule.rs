@@ -26,6 +26,7 @@ use super::OutputContent;
 use crate::eval::convert::{from_node_struct, to_node};
 use crate::eval::fragment::{FragmentNode, YamlFragment};
 use crate::eval::runtime::runtime_of;
+use crate::eval::ymodule::YttModule;
 use crate::eval::ystruct::YttStruct;
 use crate::files::FileKind;
 use crate::modules::overlay::EvalHost;
@@ -79,7 +80,7 @@ impl<'v> StarlarkValue<'v> for LibraryGet {
         };
         if path.starts_with('@') {
             return Err(err(format!(
-                "library.get: Expected library '{path}' to not start with '@'"
+                "library.get: Expected library '{path}' to be specified without '@'"
             )));
         }
         let mut settings = scope.settings;
@@ -111,8 +112,9 @@ impl<'v> StarlarkValue<'v> for LibraryGet {
             ));
         }
         let child = scope.library.child(&self.from_dir, path).ok_or_else(|| {
+            let found = scope.library.found_part(&self.from_dir, path);
             err(format!(
-                "library.get: Expected to find library '{path}', but did not find '_ytt_lib/{path}'"
+                "library.get: Expected to find library '{path}', but did not find '{found}'"
             ))
         })?;
         let mut name = path.to_owned();
@@ -417,7 +419,7 @@ pub fn library_module(scope: Arc<Scope>, from_dir: &str) -> anyhow::Result<Froze
                 from_dir: from_dir.to_owned(),
             }),
         );
-        module.set("library", heap.alloc(YttStruct::new(fields)));
+        module.set("library", heap.alloc(YttModule::new("library", fields)));
         module
             .freeze()
             .map_err(|_| anyhow!("failed to freeze @ytt:library"))

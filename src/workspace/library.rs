@@ -67,6 +67,24 @@ impl Library {
         Some(Self::from_all(all))
     }
 
+    /// How much of the private library path `path` (next to directory `from_dir`) exists:
+    /// its leading segments that name a directory, `""` when the first does not.
+    pub fn found_part<'p>(&self, from_dir: &str, path: &'p str) -> &'p str {
+        let root = join(from_dir, PRIVATE_LIB_DIR);
+        let is_dir = |dir: &str| {
+            let prefix = format!("{}/", join(&root, dir));
+            self.all.iter().any(|f| f.path.starts_with(&prefix))
+        };
+        let mut found = "";
+        for (i, _) in path.match_indices('/').chain([(path.len(), "")]) {
+            if !is_dir(&path[..i]) {
+                break;
+            }
+            found = &path[..i];
+        }
+        found
+    }
+
     /// Whether `from_dir` has a `_ytt_lib` directory next to it.
     pub fn has_private_dir(&self, from_dir: &str) -> bool {
         let prefix = format!("{}/", join(from_dir, PRIVATE_LIB_DIR));
@@ -277,6 +295,23 @@ mod tests {
         assert_eq!(nested.list("", ""), Ok(vec!["b.yml".to_owned()]));
         assert!(root.child("sub", "lib").is_none());
         assert!(root.has_private_dir(""));
+    }
+
+    /// `library.get`'s message names how much of a missing library's path exists.
+    #[test]
+    fn a_missing_library_path_is_found_up_to_its_last_directory() {
+        let files = vec![file("_ytt_lib/app/x.yml"), file("_ytt_lib/app/sub/y.yml")];
+        let root = Library::root(&files);
+        for (path, found) in [
+            ("apps", ""),
+            ("app/subx", "app"),
+            ("app/x.yml", "app"),
+            ("app/sub/zz/yy", "app/sub"),
+            ("_ytt_lib/app", ""),
+            ("/app", ""),
+        ] {
+            assert_eq!(root.found_part("", path), found, "{path}");
+        }
     }
 
     /// Measured on the reference with `print` in each file: `-f .` and `-f y -f sub -f a.yml`.

@@ -15,7 +15,6 @@ use starlark::eval::Evaluator;
 use starlark::starlark_complex_value;
 use starlark::starlark_module;
 use starlark::values::dict::DictRef;
-use starlark::values::float::StarlarkFloat;
 use starlark::values::list::AllocList;
 use starlark::values::none::NoneType;
 use starlark::values::tuple::UnpackTuple;
@@ -243,12 +242,14 @@ fn run_check<'v>(
                 .compare(bound)
                 .map_err(|e| lambda_err(error_message(&e)))?;
             match (p.kind, ord) {
-                (AssertKind::Min, Ordering::Less) => {
-                    Err(lambda_fail(f, format!("value < {}", go_str(bound))))
-                }
-                (AssertKind::Max, Ordering::Greater) => {
-                    Err(lambda_fail(f, format!("value > {}", go_str(bound))))
-                }
+                (AssertKind::Min, Ordering::Less) => Err(lambda_fail(
+                    f,
+                    format!("value < {}", ytt::eval::builtins::go_str(bound)),
+                )),
+                (AssertKind::Max, Ordering::Greater) => Err(lambda_fail(
+                    f,
+                    format!("value > {}", ytt::eval::builtins::go_str(bound)),
+                )),
                 _ => Ok(true),
             }
         }
@@ -396,14 +397,6 @@ fn make_added<'v>(
         }
     }
     Ok(make(heap, kind, false, args.items.clone()))
-}
-
-/// `str(v)` as the reference prints it (floats in Go's `%g` style).
-fn go_str(v: Value) -> String {
-    match v.downcast_ref::<StarlarkFloat>() {
-        Some(f) => ytt::yaml::emit::format_float_str(f.0),
-        None => v.to_str(),
-    }
 }
 
 /// The value as it would read back from YAML (fragments become lists/dicts, structs dicts).

@@ -87,9 +87,14 @@ impl Digits {
             return Digits::shortest(0.0);
         }
         let prec = prec.clamp(1, 17);
-        let shortest = Digits::shortest(f);
-        if shortest.nd <= prec {
-            return shortest;
+        // the shortest digits are the rounded ones when they are no more: a normal
+        // float's neighbours are closer than a unit of the 15th digit (not so for a
+        // subnormal one: 5e-324 is 4.94066e-324 to six digits)
+        if f.is_normal() && prec <= 15 {
+            let shortest = Digits::shortest(f);
+            if shortest.nd <= prec {
+                return shortest;
+            }
         }
         // 36 significant digits of the exact binary value are plenty to decide the rounding.
         let mut s = String::with_capacity(48);
@@ -357,6 +362,13 @@ mod tests {
             (f64::INFINITY, "+Inf"),
             (f64::NEG_INFINITY, "-Inf"),
             (f64::NAN, "NaN"),
+            (5e-324, "4.94066e-324"),
+            (-0.0, "-0"),
+            (1e21, "1e+21"),
+            (1e-7, "1e-07"),
+            (123456.7, "123457"),
+            (1e16, "1e+16"),
+            (1000.0, "1000"),
         ];
         for (f, want) in cases {
             assert_eq!(format_float_str(*f), *want, "{f:?}");
