@@ -512,6 +512,6 @@ fn names_reserved_for_generated_code() {
         .file("t.txt", "x: (@= str(__ytt_end_ctx(1)) @)\n")
         .run(&["-f", "t.txt"]);
     assert!(text.err().starts_with(
-        "ytt: Error: \n- __ytt_end_ctx is a name reserved for the code ytt generates\n"
+        "ytt: Error: Evaluating text template: \n- __ytt_end_ctx is a name reserved for the code ytt generates\n"
     ));
 }

@@ -24,6 +24,9 @@ pub struct BlockError {
     pub message: String,
     /// Template line the error is on (None when it is in generated code).
     pub line: Option<u32>,
+    /// What the report shows for the line, when not the template's line: in a text
+    /// template, the code of a `(@ @)` segment or the text that follows it.
+    pub display: Option<Arc<str>>,
 }
 
 /// Stack one level of nesting takes when starlark-rust parses and compiles it: its parser
@@ -391,6 +394,7 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
                     return Err(BlockError {
                         message: format!("use of reserved keyword at column {col}"),
                         line: src_of(phys),
+                        display: None,
                     });
                 }
                 renames.push((phys, col, name));
@@ -408,23 +412,39 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
     let mut innermost_def: Vec<Option<usize>> = vec![None; logical.len()];
     let mut opens: Vec<Option<usize>> = vec![None; logical.len()];
     let mut closes: Vec<Option<usize>> = vec![None; logical.len()];
+    // A text template's report shows a statement as its `(@ @)` code; an error found at
+    // the end of the statement (a stray `end`, a missing colon), as the text that follows
+    // it up to the next code (nothing when code follows). A YAML template's shows lines.
+    let own = |phys: usize| lines[phys].display.clone();
+    let after = |phys: usize| {
+        lines[phys].display.as_ref()?;
+        Some(match lines.get(phys + 1) {
+            Some(next) if next.node_instr && next.user_from.is_none() => {
+                next.display.clone().unwrap_or_else(|| Arc::from(""))
+            }
+            _ => Arc::from(""),
+        })
+    };
     for (i, ll) in logical.iter().enumerate() {
         let err_here = |message: &str| BlockError {
             message: message.to_owned(),
             line: src_of(ll.first),
+            display: own(ll.first),
         };
         if ll.first_word == "end" && matches!(ll.first_tok, Token::Identifier(_)) {
             kind[i] = LineKind::End;
-            let b = stack.pop().ok_or_else(|| err_here("unexpected end"))?;
+            let b = stack.pop().ok_or_else(|| BlockError {
+                display: after(ll.last),
+                ..err_here("unexpected end")
+            })?;
             closes[i] = Some(b);
             depth[i] = stack.len() + 1;
             continue;
         }
         if matches!(ll.first_tok, Token::Else | Token::Elif) {
             kind[i] = LineKind::Continuation;
-            let b = stack
-                .pop()
-                .ok_or_else(|| err_here("unexpected else/elif without if/for"))?;
+            // the reference's words for an `else` or `elif` that closes no block
+            let b = stack.pop().ok_or_else(|| err_here("unexpected end"))?;
             closes[i] = Some(b);
         }
         if ll.first_word == WHILE_NAME {
@@ -438,6 +458,7 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
             return Err(BlockError {
                 message: "got newline, want ':' (hint: missing colon at the end of 'if/for/def' statement?)".into(),
                 line: src_of(ll.last + 1).or(src_of(ll.first)),
+                display: after(ll.last),
             });
         }
         depth[i] = stack.len();
@@ -477,6 +498,7 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
             message: "mismatched set of block openings (if/else/elif/for/def) and closing (end)"
                 .into(),
             line: src_of(logical[blocks[b].opened_at].first),
+            display: own(logical[blocks[b].opened_at].first),
         });
     }
 
@@ -547,6 +569,7 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
                             "load: names with leading underscores are not exported: {name}"
                         ),
                         line: src_of(line_of(*at)),
+                        display: None,
                     });
                 }
             }
@@ -704,6 +727,7 @@ fn lex_logical_lines(
             LexFailure::Block(BlockError {
                 message: msg,
                 line: offset.map(line_of).and_then(src_of),
+                display: None,
             })
         })?;
         match tok {
@@ -743,6 +767,7 @@ fn lex_logical_lines(
                 return Err(BlockError {
                     message: "use of reserved keyword 'pass' is not allowed".into(),
                     line: src_of(line_of(s)),
+                    display: None,
                 }
                 .into())
             }
@@ -753,6 +778,7 @@ fn lex_logical_lines(
                 return Err(BlockError {
                     message: format!("{name} is a name reserved for the code ytt generates"),
                     line: src_of(line_of(s)),
+                    display: None,
                 }
                 .into());
             }
@@ -780,6 +806,7 @@ fn lex_logical_lines(
             return Err(BlockError {
                 message: format!("expression is nested too deeply (more than {allowed} levels)"),
                 line: src_of(line_of(s)),
+                display: None,
             }
             .into());
         }
@@ -937,6 +964,44 @@ mod tests {
         let mut out = to_indented(0, &lines).unwrap_or_else(|e| panic!("{}", e.message));
         out.code.truncate(out.code.trim_end().len());
         out
+    }
+
+    /// A text template's block errors show its code as the reference does: the opening
+    /// segment of a block left open, the text after a stray `end`.
+    #[test]
+    fn text_template_block_errors_show_code_or_the_text_after_it() {
+        let text = |s: &str, src: u32| {
+            let mut l = Line::instr(format!("__ytt_start_node(0, {src})"), Some(src));
+            l.display = Some(Arc::from(s));
+            l
+        };
+        let code = |c: &str, src: u32| {
+            let mut l = Line::user(c.trim(), src);
+            l.display = Some(Arc::from(c));
+            l
+        };
+        let stray = [code(" x = 1 ", 1), code(" end ", 1), text(" tail\n", 1)];
+        let e = to_indented(0, &stray).err().expect("a stray end");
+        assert_eq!(
+            (e.message.as_str(), e.display.as_deref()),
+            ("unexpected end", Some(" tail\n"))
+        );
+        let open = [code(" if True: ", 2), text("dangling\n", 2)];
+        let e = to_indented(0, &open).err().expect("an open block");
+        assert_eq!(e.display.as_deref(), Some(" if True: "));
+        // `else` without a block, in the reference's words
+        let e = to_indented(0, &[code(" else: ", 1)])
+            .err()
+            .expect("a stray else");
+        assert_eq!(
+            (e.message.as_str(), e.display.as_deref()),
+            ("unexpected end", Some(" else: "))
+        );
+        // a YAML template shows its lines
+        let e = to_indented(0, &[Line::user("end", 3)])
+            .err()
+            .expect("a stray end");
+        assert_eq!((e.line, e.display), (Some(3), None));
     }
 
     #[test]

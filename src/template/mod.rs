@@ -311,11 +311,13 @@ impl Builder {
         self.lines.insert(0, Line::instr(values, None));
         let indented = blocks::to_indented(self.id, &self.lines).map_err(|e| {
             let src_lines: Vec<&str> = src.lines().collect();
-            let text = e
+            let line = e
                 .line
-                .and_then(|l| src_lines.get((l as usize).wrapping_sub(1)))
-                .map(|s| s.to_string())
-                .unwrap_or_default();
+                .and_then(|l| src_lines.get((l as usize).wrapping_sub(1)));
+            let text = match e.display {
+                Some(display) => display.to_string(),
+                None => line.map(|s| s.to_string()).unwrap_or_default(),
+            };
             CompileError::Code {
                 message: e.message,
                 lines: vec![(e.line, text)],

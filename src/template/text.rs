@@ -44,8 +44,12 @@ pub(crate) fn emit_text(
                     continue;
                 }
                 let tag = b.add_node(TKind::TextChunk, Some(root), line);
-                b.nodes[tag as usize].text = Some(t);
                 b.start_node(tag, Some(line));
+                // an error found at the end of the code before shows this text
+                if let Some(l) = b.lines.last_mut() {
+                    l.display = Some(Arc::from(t.as_str()));
+                }
+                b.nodes[tag as usize].text = Some(t);
             }
             Segment::Code(code, line) => {
                 let display: Arc<str> = Arc::from(code.as_str());
@@ -73,10 +77,14 @@ pub(crate) fn emit_text(
     Ok(())
 }
 
+/// The line and the 1-based column, in characters, of `offset`.
 fn line_col(text: &str, offset: usize, first_line: u32) -> (u32, usize) {
     let before = &text[..offset];
     let line = first_line + before.matches('\n').count() as u32;
-    let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+    let col = before[before.rfind('\n').map_or(0, |i| i + 1)..]
+        .chars()
+        .count()
+        + 1;
     (line, col)
 }
 
@@ -125,14 +133,17 @@ fn split(text: &str, first_line: u32, name: &str) -> Result<Vec<Segment>, Compil
             inner_start += 1;
         }
         let after = &text[inner_start..];
-        let Some(c) = after.find("@)") else {
-            return Err(err("Missing code closing '@)'", pos + o));
-        };
+        let close = after.find("@)");
+        // an opening inside code is an error, whether or not the code is closed after
+        // it; the reference places it at the opening's `@`
         if let Some(o2) = after.find("(@") {
-            if o2 < c {
-                return Err(err("Unexpected code opening '(@'", inner_start + o2));
+            if close.is_none_or(|c| o2 < c) {
+                return Err(err("Unexpected code opening '(@'", inner_start + o2 + 1));
             }
         }
+        let Some(c) = close else {
+            return Err(err("Missing code closing '@)'", pos + o));
+        };
         let mut inner = &after[..c];
         trim_next = inner.ends_with('-');
         if trim_next {
@@ -147,4 +158,33 @@ fn split(text: &str, first_line: u32, name: &str) -> Result<Vec<Segment>, Compil
         pos = inner_start + c + 2;
     }
     Ok(segs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split;
+
+    fn error(src: &str) -> String {
+        match split(src, 1, "t.txt") {
+            Err(super::CompileError::Template(m)) => m,
+            _ => panic!("no error for {src:?}"),
+        }
+    }
+
+    /// Measured: an opening inside code is placed at its `@`, in characters, whether or
+    /// not the code is closed after it.
+    #[test]
+    fn an_opening_inside_code_is_placed_at_its_at_sign() {
+        let at = |src: &str| error(src).lines().nth(1).unwrap_or("").trim().to_owned();
+        assert_eq!(
+            at("a (@= x\n(@ y @)"),
+            "Unexpected code opening '(@' at line 2 col 2"
+        );
+        assert_eq!(
+            at("a (@ x\n\u{e4}\u{e4}(@ y"),
+            "Unexpected code opening '(@' at line 2 col 4"
+        );
+        assert_eq!(at("x(@ (@"), "Unexpected code opening '(@' at line 1 col 6");
+        assert_eq!(at("x(@\n"), "Missing code closing '@)' at line 1 col 2");
+    }
 }

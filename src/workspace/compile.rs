@@ -110,7 +110,7 @@ pub(crate) fn compile_yaml_file(
         return Ok(Compiled::Plain(plain_yaml(ds)));
     }
     let compiled = compile_yaml(rt.next_id(), name, id, &text_of(file)?, &ds, opts)
-        .map_err(|e| compile_error(&file.rel_path, e, false))?;
+        .map_err(|e| compile_error(&file.rel_path, e, file.kind))?;
     Ok(Compiled::Template(rt.register(compiled, true)))
 }
 
@@ -157,23 +157,26 @@ pub(crate) fn compile_file(
             compile_starlark(rt.next_id(), name, id, &src)
         }
     }
-    .map_err(|e| {
-        let starlark = matches!(file.kind, FileKind::Starlark | FileKind::Data);
-        compile_error(&file.rel_path, e, starlark)
-    })?;
+    .map_err(|e| compile_error(&file.rel_path, e, file.kind))?;
     let numbered = matches!(file.kind, FileKind::TextTemplate | FileKind::TextPlain);
     Ok(Compiled::Template(rt.register(compiled, numbered)))
 }
 
 /// A compile error as the reference reports it; lines of a Starlark file show without
-/// the file name.
-fn compile_error(rel_path: &str, e: CompileError, starlark: bool) -> anyhow::Error {
+/// the file name. The reference finds errors in a text template's code as it evaluates
+/// the template, and says so.
+fn compile_error(rel_path: &str, e: CompileError, kind: FileKind) -> anyhow::Error {
     let at = |line: u32| Location::new(rel_path, line);
+    let starlark = matches!(kind, FileKind::Starlark | FileKind::Data);
     match e {
         CompileError::Template(msg) => Diagnostic::new(Kind::Template, msg).at(at(0)).into(),
         CompileError::Code { message, lines } => {
             let first = lines.iter().find_map(|(l, _)| *l).unwrap_or(0);
-            let mut out = format!("\n- {message}");
+            let heading = match kind {
+                FileKind::TextTemplate | FileKind::TextPlain => "Evaluating text template: ",
+                _ => "",
+            };
+            let mut out = format!("{heading}\n- {message}");
             for (line, src) in lines {
                 match line {
                     Some(l) if starlark => out.push_str(&format!("\n    {l} | {src}")),
