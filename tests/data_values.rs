@@ -83,7 +83,7 @@ fn data_values_overlay_new_key_needs_missing_ok() {
     let err = out.err();
     assert!(
         err.starts_with(
-            "ytt: Error: Overlaying data values (in following order: values.yml, over.yml): \n"
+            "ytt: Error: Overlaying data values (in following order: values.yml, over.yml):\n"
         ),
         "{err}"
     );
@@ -333,7 +333,7 @@ fn overlay_errors_name_the_document() {
         .run(&["-f", "v.yml"]);
     assert_eq!(
         out.err(),
-        "ytt: Error: Overlaying data values (in following order: v.yml): \n\
+        "ytt: Error: Overlaying data values (in following order: v.yml):\n\
          \x20 Document on line v.yml:5:\n\
          \x20   Map item (key 'b') on line v.yml:6:\n\
          \x20     Expected number of matched nodes to be 1, but was 0\n"
@@ -353,7 +353,7 @@ fn key_value_flags_through_a_non_map() {
         assert_eq!(
             out.err(),
             format!(
-                "ytt: Error: Overlaying data values (in following order: v.yml, additional data values): \n\
+                "ytt: Error: Overlaying data values (in following order: v.yml, additional data values):\n\
                  \x20 Document on line (data-value arg):1:\n\
                  \x20   Map item (key '{key}') on line (data-value arg):1:\n\
                  \x20     Expected map, but was {found}\n"

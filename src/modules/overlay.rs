@@ -543,7 +543,7 @@ mod tests {
         assert_eq!(e("len(overlay.apply([1], [2, 3]))"), "3");
         assert_eq!(
             e("overlay.apply({'a': 1}, {'b': 2})"),
-            "ERR overlay.apply: Map item (key 'b') on line (unknown): Expected number of matched nodes to be 1, but was 0"
+            "ERR overlay.apply: Map item (key 'b') on line ?: Expected number of matched nodes to be 1, but was 0"
         );
     }
 }

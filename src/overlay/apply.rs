@@ -103,7 +103,7 @@ pub fn apply_doc_value<H: Host + ?Sized>(
     apply().map_err(|err| {
         let frame = format!(
             "Document on line {}",
-            e.host.names().describe(&right_meta.pos)
+            describe(e.host.names(), &right_meta.pos)
         );
         err.within_node(frame, &right_meta.pos)
     })?;
@@ -161,6 +161,16 @@ struct OpArgs {
     or_add: bool,
     before: bool,
     after: bool,
+}
+
+/// A position as overlay errors name it: `file.yml:3`, or `?` when it is not known (a
+/// node made in code, from a dict).
+fn describe(names: &crate::yaml::FileNames, pos: &Pos) -> String {
+    let at = names.locate(pos);
+    match at.file {
+        Some(_) => at.to_string(),
+        None => "?".to_owned(),
+    }
 }
 
 fn err<T>(msg: impl Into<String>) -> Result<T> {
@@ -258,8 +268,10 @@ impl<'h, H: Host + ?Sized> Engine<'h, H> {
 
 impl<H: Host + ?Sized> Engine<'_, H> {
     /// `file.yml:3`, a position in a message.
+    /// A position as overlay errors name it: `?` when it is not known (a node made in
+    /// code from a dict).
     fn describe(&self, pos: &Pos) -> String {
-        self.host.names().describe(pos)
+        describe(self.host.names(), pos)
     }
 
     // ---- annotations -------------------------------------------------------------

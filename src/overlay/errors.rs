@@ -195,12 +195,14 @@ impl From<anyhow::Error> for OverlayError {
 
 pub type Result<T> = std::result::Result<T, OverlayError>;
 
-/// Overlay post-processing failed: `Overlaying (in following order: a.yml, b.yml):` then
-/// the error, one node per line — or on one line once it is the message of a Starlark
-/// call (`library.eval()`).
+/// Overlaying failed: `Overlaying (in following order: a.yml, b.yml):` (or `Overlaying
+/// data values (…):`) then the error, one node per line — or on one line once it is the
+/// message of a Starlark call (`library.eval()`).
 #[derive(Debug)]
 pub struct OverlayingError {
-    /// The overlay files, in the order they were applied.
+    /// What was overlaid: `""` for overlay files on output documents, `" data values"`.
+    pub step: &'static str,
+    /// The files overlaid, in the order they were applied.
     pub order: String,
     pub error: OverlayError,
     /// Where the error's position is (see [`OverlayError::pos`]).
@@ -210,7 +212,8 @@ pub struct OverlayingError {
 impl OverlayingError {
     pub fn inline(&self) -> String {
         format!(
-            "Overlaying (in following order: {}): {}",
+            "Overlaying{} (in following order: {}): {}",
+            self.step,
             self.order,
             self.error.inline()
         )
@@ -221,7 +224,8 @@ impl fmt::Display for OverlayingError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "Overlaying (in following order: {}):\n{}",
+            "Overlaying{} (in following order: {}):\n{}",
+            self.step,
             self.order,
             self.error.indented(1)
         )

@@ -408,7 +408,7 @@ fn remove_of_missing_key_fails_without_missing_ok() {
     let e = apply_node(left, &right, None, &mut h).unwrap_err();
     assert_eq!(
         e.inline(),
-        "Map item (key 'b') on line (unknown): Expected number of matched nodes to be 1, but was 0"
+        "Map item (key 'b') on line ?: Expected number of matched nodes to be 1, but was 0"
     );
 }
 

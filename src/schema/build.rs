@@ -180,7 +180,7 @@ impl<'h> Builder<'h> {
         };
         let nullable = match meta.annotation(NULLABLE) {
             Some(a) => {
-                self.no_args(a, pos)?;
+                self.no_kwargs(a, pos)?;
                 true
             }
             None => false,
@@ -352,24 +352,26 @@ impl<'h> Builder<'h> {
         Ok(any)
     }
 
-    /// `@schema/nullable` takes no arguments.
-    fn no_args(&mut self, a: &Annotation, pos: &Pos) -> Res<()> {
-        let by = self.sources.describe(&annotation_pos(self.sources, a));
-        let found = if !a.kwargs.is_empty() {
-            format!("keyword argument in @{} (by {by})", a.name)
-        } else if !a.args.is_empty() {
-            format!("{} values in @{} (by {by})", a.args.len(), a.name)
-        } else {
+    /// `@schema/nullable` takes no keyword arguments. Positional ones are ignored, as
+    /// the reference ignores them; its report of a keyword argument borrows the words of
+    /// `@schema/type`'s.
+    fn no_kwargs(&mut self, a: &Annotation, pos: &Pos) -> Res<()> {
+        if a.kwargs.is_empty() {
             return Ok(());
-        };
-        Err(syntax_error(
-            self.sources,
-            &a.name,
-            pos,
-            a,
-            found,
-            "no arguments".into(),
-            &["this annotation does not accept arguments."],
+        }
+        let by = self.sources.describe(&annotation_pos(self.sources, a));
+        Err(Report::new(
+            INVALID,
+            vec![item(
+                Some(format!(
+                    "expected @{} annotation to not contain any keyword arguments",
+                    a.name
+                )),
+                span(self.sources, pos, &[a]),
+                Some(format!("keyword argument in @{} (by {by})", a.name)),
+                Some("starlark.Bool".into()),
+                &["Supported kwargs are 'any'"],
+            )],
         ))
     }
 

@@ -99,6 +99,62 @@ pub fn validate_documents(docs: &[&DocSet], eval: &mut Evaluator) -> anyhow::Res
     Ok(report)
 }
 
+/// The malformed `@schema/validation` annotations of a schema document: the reference
+/// reads a schema's rules as it takes the document, so a malformed one fails the schema
+/// whatever the data values (and whether or not they are validated). Every one is
+/// reported, as when validating (see [`Malformed`]); the text has no heading, the
+/// position is the first's.
+pub fn check_schema_rules(value: &Node, meta: &Meta, rt: &Runtime) -> Result<(), (String, Pos)> {
+    fn add<'n>(meta: &'n Meta, out: &mut Vec<&'n Arc<Annotation>>) {
+        out.extend(
+            meta.annotations
+                .iter()
+                .filter(|a| a.name == SCHEMA_VALIDATION),
+        )
+    }
+    fn walk<'n>(n: &'n Node, out: &mut Vec<&'n Arc<Annotation>>) {
+        match n {
+            Node::Map(m) => {
+                for i in &m.items {
+                    add(&i.meta, out);
+                    walk(&i.value, out);
+                }
+            }
+            Node::Array(a) => {
+                for i in &a.items {
+                    add(&i.meta, out);
+                    walk(&i.value, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    add(meta, &mut found);
+    walk(value, &mut found);
+    if found.is_empty() {
+        return Ok(());
+    }
+    with_evaluator(rt, |eval| {
+        let mut malformed = Malformed::default();
+        let mut first = None;
+        for a in found {
+            let (args, kwargs) = rt
+                .resolve_args(eval, a)
+                .map_err(|e| (e.to_string(), a.pos.clone()))?;
+            let heap = eval.heap();
+            if let Err(e) = rules::parse(heap, rt.names(), rules::Written::of(a), &args, &kwargs) {
+                first.get_or_insert_with(|| a.pos.clone());
+                malformed.push(&a.name, e);
+            }
+        }
+        match (malformed.text(), first) {
+            (Some(text), Some(at)) => Err((text, at)),
+            _ => Ok(()),
+        }
+    })
+}
+
 /// Validates a yaml fragment's `@assert/validate` annotations (`assert.valid`).
 pub fn validate_fragment(
     node: &FragmentNode,
@@ -592,8 +648,8 @@ impl Malformed {
 
     /// One malformed annotation: its message, as it has always read. Several: one line
     /// each, every one naming where it was written.
-    fn error(&self) -> Option<anyhow::Error> {
-        let text = match self.errors.as_slice() {
+    fn text(&self) -> Option<String> {
+        Some(match self.errors.as_slice() {
             [] => return None,
             [(name, e)] => format!("Invalid @{name} annotation - {e}"),
             all => {
@@ -603,7 +659,11 @@ impl Malformed {
                     .collect();
                 lines.join("\n")
             }
-        };
+        })
+    }
+
+    fn error(&self) -> Option<anyhow::Error> {
+        let text = self.text()?;
         Some(Diagnostic::new(Kind::Validation, text).into())
     }
 }

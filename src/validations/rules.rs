@@ -246,11 +246,28 @@ fn is_callable(v: Value) -> bool {
     v.get_type() == "function"
 }
 
-/// `str(v)` as the reference prints bounds (floats in Go's `%g` style).
-fn go_str(v: Value) -> String {
-    match v.downcast_ref::<StarlarkFloat>() {
-        Some(f) => crate::yaml::emit::format_float_str(f.0),
-        None => v.to_str(),
+/// A custom rule's check: a function, or an object with a `check()` method (an
+/// assertion object). The reference words a value that is neither by whether it has
+/// attributes at all (a string, a list, a struct: "or assertion object") or none (an
+/// int, a tuple).
+fn check_assertion<'v>(v: Value<'v>, heap: Heap<'v>) -> Result<(), String> {
+    if is_callable(v) {
+        return Ok(());
+    }
+    match v.get_attr("check", heap) {
+        Ok(Some(check)) if is_callable(check) => Ok(()),
+        Ok(Some(check)) => Err(format!(
+            "expected struct with attribute check(), but was {}",
+            type_of(check)
+        )),
+        _ if v.dir_attr().is_empty() => Err(format!(
+            "expected second item in the 2-tuple to be an assertion function, but was {}",
+            type_of(v)
+        )),
+        _ => Err(format!(
+            "expected second item in tuple to be an assertion function or assertion object, but was a {}",
+            type_of(v)
+        )),
     }
 }
 
@@ -331,12 +348,7 @@ pub fn parse<'v>(
             )));
         };
         let func = items[1];
-        if !is_callable(func) && !func.has_attr("check", heap) {
-            return Err(ParseError::new(format!(
-                "expected second item in tuple to be an assertion function or assertion object, but was a {} (at {at})",
-                type_of(func)
-            )));
-        }
+        check_assertion(func, heap).map_err(|e| ParseError::new(format!("{e} (at {at})")))?;
         custom.push(Custom {
             desc: desc.to_owned(),
             func,
@@ -789,8 +801,12 @@ impl<'v> Validation<'v> {
                     )
                 })?;
                 match (min, ord) {
-                    (true, Ordering::Less) => Err(format!("value < {}", go_str(bound))),
-                    (false, Ordering::Greater) => Err(format!("value > {}", go_str(bound))),
+                    (true, Ordering::Less) => {
+                        Err(format!("value < {}", crate::eval::builtins::go_str(bound)))
+                    }
+                    (false, Ordering::Greater) => {
+                        Err(format!("value > {}", crate::eval::builtins::go_str(bound)))
+                    }
                     _ => Ok(()),
                 }
             }

@@ -13,7 +13,7 @@ use super::loader::{FileScopedLoader, LibraryEval, Scope};
 use super::refs::{parse_ref, Envelope, Payload, RefSegment};
 use super::values::{self, CliValues};
 use super::{OutputContent, OutputFile};
-use crate::diagnostic::{indent, reword, Diagnostic};
+use crate::diagnostic::{indent, reword, Diagnostic, Kind};
 use crate::eval::exec::run_template;
 use crate::eval::runtime::{RootOutput, Runtime};
 use crate::files::{FileKind, InputFile};
@@ -21,6 +21,7 @@ use crate::modules::overlay::EvalHost;
 use crate::overlay::{self, Host};
 use crate::schema::{FlagOrigin, Schema, Sources};
 use crate::template::CompileOptions;
+use crate::validations;
 use crate::yaml::parser::Keep;
 use crate::yaml::{Doc, DocSet, Meta, Node, Written};
 
@@ -187,6 +188,14 @@ pub fn library_values(
     }
     let order = order.join(", ");
     let wrap = |e: anyhow::Error| overlaying("data values", &order, e);
+    let overlaying_values = |error: overlay::OverlayError, host: &mut dyn Host| {
+        anyhow::Error::from(overlay::OverlayingError {
+            step: " data values",
+            order: order.clone(),
+            location: error.pos().map(|p| host.names().locate(p)),
+            error,
+        })
+    };
 
     // the library's own documents, evaluated with empty data values
     let empty = LibraryEval::new(
@@ -329,6 +338,7 @@ pub fn library_values(
         .partition(|e| e.refs.is_empty());
     let for_me = mine.iter();
     let schema = library_schema(
+        rt,
         &schema_files,
         own_schemas,
         for_me.clone(),
@@ -376,7 +386,7 @@ pub fn library_values(
         let left_meta = doc_meta.get_or_insert_with(Meta::default);
         let protected = Some(values::SCHEMA_ANNOTATIONS);
         *result = overlay::apply_doc_value(left, left_meta, (value, meta), protected, host)
-            .map_err(|e| wrap(e.diagnostic(host.names(), e.indented(0)).into()))?;
+            .map_err(|e| overlaying_values(e, host))?;
         Ok(())
     };
     for doc in &own {
@@ -406,10 +416,13 @@ pub fn library_values(
         } else if result.is_null() {
             result = strip_overlay_annotations(w.node.clone());
         } else {
+            // a document of its own, made in code: it has no line
             let left = std::mem::take(&mut result);
+            let left_meta = doc_meta.get_or_insert_with(Meta::default);
             let protected = Some(values::SCHEMA_ANNOTATIONS);
-            result = overlay::apply_node(left, &w.node, protected, host)
-                .map_err(|e| wrap(e.diagnostic(host.names(), e.indented(0)).into()))?;
+            let doc = (&w.node, &Meta::default());
+            result = overlay::apply_doc_value(left, left_meta, doc, protected, host)
+                .map_err(|e| overlaying_values(e, host))?;
         }
         typed(&mut result, &mut doc_meta, None)?;
     }
@@ -474,7 +487,7 @@ fn library_ref(
 fn overlaying(step: &str, order: &str, e: anyhow::Error) -> anyhow::Error {
     reword(e, |e| {
         format!(
-            "Overlaying {step} (in following order: {order}): \n{}",
+            "Overlaying {step} (in following order: {order}):\n{}",
             indent(&format!("{e:#}"), 2)
         )
     })
@@ -484,6 +497,7 @@ fn overlaying(step: &str, order: &str, e: anyhow::Error) -> anyhow::Error {
 /// addressed to it and those given by `with_data_values_schema()`, each overlaid on the
 /// previous ones; `None` when there is none.
 fn library_schema<'e>(
+    rt: &Runtime,
     schema_files: &[String],
     own: Vec<Doc>,
     for_me: impl Iterator<Item = &'e Envelope>,
@@ -505,18 +519,30 @@ fn library_schema<'e>(
         order.push("additional data values".into());
     }
     let order = order.join(", ");
+    // a schema's report follows its heading after a space, as the reference's does;
+    // the indented errors of overlays and rules do not
     let wrap = |e: Diagnostic| {
+        let sep = if e.text().starts_with("  ") { "" } else { " " };
         e.reworded(|e| {
-            format!("Overlaying data values schema (in following order: {order}): \n{e}")
+            format!("Overlaying data values schema (in following order: {order}):{sep}\n{e}")
+        })
+    };
+    // each document's rules are read as it is taken, before it is overlaid
+    let rules = |doc: &Doc| {
+        validations::check_schema_rules(&doc.value, &doc.meta, rt).map_err(|(e, at)| {
+            let d = Diagnostic::new(Kind::Schema, indent(&e, 2)).at(rt.names().locate(&at));
+            wrap(d)
         })
     };
     let mut docs = docs.into_iter();
     let Some(first) = docs.next() else {
         return Ok(None);
     };
+    rules(&first)?;
     let mut meta = first.meta.clone();
     let mut value = strip_overlay_annotations(first.value);
     for mut doc in docs {
+        rules(&doc)?;
         crate::schema::spread_document_defaults(&mut doc.value, &doc.meta, host);
         value = overlay::apply_doc_value(value, &mut meta, (&doc.value, &doc.meta), None, host)
             .map_err(|e| wrap(e.diagnostic(host.names(), indent(&e.indented(0), 2))))?;
@@ -686,6 +712,7 @@ fn apply_overlays(rt: &Runtime, outputs: &mut Vec<OutputFile>) -> anyhow::Result
             for ov in &overlays {
                 overlay::apply_to_docsets(&mut docsets, ov, host).map_err(|error| {
                     overlay::OverlayingError {
+                        step: "",
                         order: overlay_files.join(", "),
                         location: error.pos().map(|p| rt.names().locate(p)),
                         error,
