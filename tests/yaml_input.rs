@@ -618,17 +618,29 @@ fn a_large_template_keeps_the_code_and_annotations_before_each_document() {
 }
 
 #[test]
-fn a_large_file_ending_in_a_root_block_scalar_reads_it_whole() {
-    // at indentation 0, a root block scalar takes `---` lines in: no cut may end it
+fn a_large_file_ending_in_a_root_block_scalar_reads_as_one_parse() {
+    // a root block scalar ends at the next `---` (its content is indented, as in libyaml)
     let (filler, _) = many_documents(400);
-    let tail = "--- |\nx\n---\ny: 1\n";
+    let tail = "--- |\n  x\n---\nz: 1\n";
     let whole = Ytt::new()
         .file("big.yml", &format!("{filler}{tail}"))
         .run(&["-f", "big.yml"]);
     let head = Ytt::new().file("big.yml", &filler).run(&["-f", "big.yml"]);
     let last = Ytt::new().file("tail.yml", tail).run(&["-f", "tail.yml"]);
     assert_eq!(whole.ok(), format!("{}---\n{}", head.ok(), last.ok()));
-    assert_eq!(last.ok(), "|\n  x\n  ---\n  y: 1\n");
+    assert_eq!(last.ok(), "|\n  x\n---\nz: 1\n");
+    // content at column 0 is no content: the error names its line in the whole file
+    let lines = filler.lines().count();
+    let out = Ytt::new()
+        .file("big.yml", &format!("{filler}--- |\nx\n---\ny: 1\n"))
+        .run(&["-f", "big.yml"]);
+    assert_eq!(
+        out.err(),
+        format!(
+            "ytt: Error: Unmarshaling YAML template 'big.yml': yaml: line {}: did not find expected <document start>\n",
+            lines + 1
+        )
+    );
 }
 
 #[test]
