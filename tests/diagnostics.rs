@@ -52,11 +52,14 @@ fn yaml_syntax_is_located_with_its_column() {
 }
 
 #[test]
-fn an_input_that_is_not_utf8_is_an_input_error() {
+fn yaml_that_is_not_utf8_is_a_yaml_error() {
     let d = failure(&[("a.yml", b"a: \xff\n")]);
     assert_eq!(
         (d.kind(), d.text()),
-        (Kind::Input, "File 'a.yml' is not valid UTF-8")
+        (
+            Kind::Yaml,
+            "Unmarshaling YAML template 'a.yml': yaml: invalid leading UTF-8 octet"
+        )
     );
     assert_eq!(
         d.location().map(|l| l.to_string()).as_deref(),

@@ -98,9 +98,13 @@ fn a_file_that_does_not_parse_stops_the_run_with_nothing_written() {
 
 #[test]
 fn a_file_that_is_not_utf8_is_an_error() {
+    // go-yaml's reader's words, naming the file (the reference names none)
     let y = Ytt::new().file_bytes("bad.yml", b"key: \xff\xfe\n");
     let out = y.run(&["fmt", "-f", "bad.yml"]);
-    assert_eq!(out.err(), "ytt: Error: File 'bad.yml' is not valid UTF-8\n");
+    assert_eq!(
+        out.err(),
+        "ytt: Error: Unmarshaling YAML template 'bad.yml': yaml: invalid leading UTF-8 octet\n"
+    );
 }
 
 #[test]

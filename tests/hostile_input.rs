@@ -274,3 +274,49 @@ fn runaway_memory_ends_with_a_clear_error() {
         .err()
         .contains("--max-memory: Expected a size such as 512M or 4G, but was 'lots'"));
 }
+
+/// Rule: YAML — a template, a data values file, standard input — must be UTF-8, as
+/// go-yaml reads it: bytes that are not are refused with its reader's words, naming the
+/// file, never an empty success (a file large enough to be parsed in pieces used to
+/// vanish). Text templates, Starlark files and data files carry such bytes.
+#[test]
+fn yaml_that_is_not_utf8_is_refused_never_dropped() {
+    // 100 KB of pseudo-random bytes, the first of them not a UTF-8 lead
+    let mut x: u32 = 12345;
+    let mut noise: Vec<u8> = (0..100_000)
+        .map(|_| {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            (x >> 16) as u8
+        })
+        .collect();
+    noise[0] = 0xFF;
+    let out = Ytt::new().stdin_bytes(&noise).run(&["-f", "-"]);
+    assert_eq!(
+        out.err(),
+        "ytt: Error: Unmarshaling YAML template 'stdin.yml': yaml: invalid leading UTF-8 octet\n"
+    );
+    // valid YAML over 64 KiB with one Latin-1 byte, in a file and as data values
+    let mut big = "k: v\n".repeat(20_000).into_bytes();
+    big.extend_from_slice(b"last: caf\xe9\n");
+    let y = Ytt::new()
+        .file("t.yml", "a: 1\n")
+        .file_bytes("big.yml", &big);
+    assert_eq!(
+        y.run(&["-f", "big.yml"]).err(),
+        "ytt: Error: Unmarshaling YAML template 'big.yml': yaml: incomplete UTF-8 octet sequence\n"
+    );
+    assert_eq!(
+        y.run(&["-f", "t.yml", "--data-values-file", "big.yml"]).err(),
+        "ytt: Error: Extracting data value from file:\n  Unmarshaling YAML data values file 'big.yml': yaml: incomplete UTF-8 octet sequence\n"
+    );
+    let out = Ytt::new()
+        .file("t.yml", "a: 1\n")
+        .stdin_bytes(&noise)
+        .run(&["-f", "t.yml", "--data-values-file", "-"]);
+    assert!(
+        out.err()
+            .starts_with("ytt: Error: Extracting data value from file:\n  Unmarshaling YAML data values file 'stdin.yml': yaml: "),
+        "{}",
+        out.stderr
+    );
+}

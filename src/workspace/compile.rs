@@ -114,20 +114,10 @@ pub(crate) fn compile_yaml_file(
     Ok(Compiled::Template(rt.register(compiled, true)))
 }
 
-/// A file's text. YAML must be UTF-8 (as for go-yaml); text templates, plain text and
-/// Starlark are byte strings, their bytes that are not UTF-8 carried (`crate::bytestr`).
+/// A file's text: its bytes that are not UTF-8 carried (`crate::bytestr`). Text
+/// templates, plain text and Starlark are byte strings; the YAML parser refuses such
+/// bytes with go-yaml's messages, as templates and data values must be UTF-8.
 pub(crate) fn text_of(file: &InputFile) -> anyhow::Result<Cow<'_, str>> {
-    if matches!(file.kind, FileKind::YamlTemplate | FileKind::YamlPlain) {
-        return match std::str::from_utf8(&file.data) {
-            Ok(s) => Ok(crate::bytestr::decode_str(s)),
-            Err(_) => Err(Diagnostic::new(
-                Kind::Input,
-                format!("File '{}' is not valid UTF-8", file.rel_path),
-            )
-            .at(Location::new(&file.rel_path, 0))
-            .into()),
-        };
-    }
     Ok(crate::bytestr::decode(&file.data))
 }
 

@@ -116,8 +116,8 @@ impl CliValues {
         let file_name = std::path::Path::new(path).file_name();
         let display = file_name.map_or(path.into(), |n| n.to_string_lossy());
         let display = display.as_ref();
-        let text = String::from_utf8(bytes)
-            .map_err(|_| anyhow!("Reading data values file '{display}': not valid UTF-8"))?;
+        // bytes that are not UTF-8 are carried, for the parser to refuse in go-yaml's words
+        let text = crate::bytestr::decode_vec(bytes);
         let ds = crate::yaml::pieces::parse_text(&text, names.id(display), opts)
             .map_err(|e| anyhow!("Unmarshaling YAML data values file '{display}': {e}"))?;
         if crate::template::is_templated(&ds) {

@@ -26,8 +26,68 @@ impl From<YamlError> for Failure {
     }
 }
 
-/// go-yaml's reader rejects control characters anywhere in the input.
+/// go-yaml's reader decodes the input as UTF-8 and rejects what is not printable: the
+/// first offending character of the stream decides the message. Bytes that are not
+/// UTF-8 arrive carried (`crate::bytestr`: a file, `data.read()`, a Starlark string):
+/// the reader sees the bytes they stand for.
 pub(super) fn check_characters(src: &str) -> Result<(), YamlError> {
+    if crate::bytestr::may_carry(src) {
+        return check_bytes(&crate::bytestr::encode(src));
+    }
+    check_printable(src)
+}
+
+/// libyaml's reader on bytes: a UTF-8 sequence's leading octet, its length, its trailing
+/// octets, the shortest form, a Unicode scalar value, then the printable characters
+/// (YAML 1.1: tab, line breaks, U+0020..U+007E, NEL, U+00A0..U+D7FF, U+E000..U+FFFD,
+/// U+10000..U+10FFFF; a byte order mark is one of them).
+fn check_bytes(b: &[u8]) -> Result<(), YamlError> {
+    let fail = |msg: &str| Err(YamlError::at(None, msg));
+    let mut i = 0;
+    while i < b.len() {
+        let lead = b[i];
+        let (width, mut value) = match lead {
+            0x00..=0x7F => (1, u32::from(lead)),
+            _ if lead & 0xE0 == 0xC0 => (2, u32::from(lead & 0x1F)),
+            _ if lead & 0xF0 == 0xE0 => (3, u32::from(lead & 0x0F)),
+            _ if lead & 0xF8 == 0xF0 => (4, u32::from(lead & 0x07)),
+            _ => return fail("invalid leading UTF-8 octet"),
+        };
+        let Some(seq) = b.get(i..i + width) else {
+            return fail("incomplete UTF-8 octet sequence");
+        };
+        for &c in &seq[1..] {
+            if c & 0xC0 != 0x80 {
+                return fail("invalid trailing UTF-8 octet");
+            }
+            value = value << 6 | u32::from(c & 0x3F);
+        }
+        let shortest = match width {
+            1 => true,
+            2 => value >= 0x80,
+            3 => value >= 0x800,
+            _ => value >= 0x10000,
+        };
+        if !shortest {
+            return fail("invalid length of a UTF-8 sequence");
+        }
+        if (0xD800..=0xDFFF).contains(&value) || value > 0x10FFFF {
+            return fail("invalid Unicode character");
+        }
+        let printable = matches!(value, 0x09 | 0x0A | 0x0D | 0x20..=0x7E | 0x85)
+            || (0xA0..=0xD7FF).contains(&value)
+            || (0xE000..=0xFFFD).contains(&value)
+            || value >= 0x10000;
+        if !printable {
+            return fail("control characters are not allowed");
+        }
+        i += width;
+    }
+    Ok(())
+}
+
+/// The printable check of [`check_bytes`] on text known to be UTF-8.
+fn check_printable(src: &str) -> Result<(), YamlError> {
     const BLOCK: usize = 32;
     let b = src.as_bytes();
     let mut i = 0;

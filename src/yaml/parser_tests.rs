@@ -482,6 +482,48 @@ fn control_characters_are_found_at_every_offset() {
     }
 }
 
+/// Rule: bytes that are not UTF-8 (carried, see `crate::bytestr`) are refused as
+/// go-yaml's reader refuses them: the first offending character of the stream decides,
+/// whether it is malformed UTF-8 or a control character.
+#[test]
+fn the_reader_refuses_bytes_that_are_not_utf8_in_go_yamls_words() {
+    let cases: &[(&[u8], &str)] = &[
+        (b"a: caf\xe9\n", "incomplete UTF-8 octet sequence"),
+        (b"# caf\xe9\na: 1\n", "invalid trailing UTF-8 octet"),
+        (b"a: \"caf\xe9 au lait\"\n", "invalid trailing UTF-8 octet"),
+        (b"\xff\xfea\x00:\x00", "invalid leading UTF-8 octet"),
+        (b"a: \x80\n", "invalid leading UTF-8 octet"),
+        (b"a: \xf8\x88\x80\x80\x80\n", "invalid leading UTF-8 octet"),
+        (b"a: \xc0\xaf\n", "invalid length of a UTF-8 sequence"),
+        (b"a: \xe0\x80\xaf\n", "invalid length of a UTF-8 sequence"),
+        (b"a: \xed\xa0\x80\n", "invalid Unicode character"),
+        (b"a: \xf4\x90\x80\x80\n", "invalid Unicode character"),
+        (b"a: 1\x01\nb: \xe9\n", "control characters are not allowed"),
+        (b"a: \xe9\nb: 1\x01\n", "invalid trailing UTF-8 octet"),
+        (
+            b"a: \xef\xbf\xbe\xe9\n",
+            "control characters are not allowed",
+        ),
+    ];
+    for (bytes, message) in cases {
+        let text = crate::bytestr::decode(bytes);
+        let want = format!("yaml: {message}");
+        let e = check_characters(&text).expect_err(&format!("{bytes:x?}"));
+        assert_eq!((&e.message, e.line), (&want, None), "{bytes:x?}");
+        let e = parse(&text, FileId::default(), &ParseOptions::default()).unwrap_err();
+        assert_eq!(e.message, want, "{bytes:x?}");
+    }
+    // carried text that stands for UTF-8 (chars of the reserved range) is read as it is
+    for s in [
+        "a: \u{10FF80}\u{10FFFF}\n",
+        "a: \u{100000}\n",
+        "\u{feff}a: é\n",
+    ] {
+        let text = crate::bytestr::decode(s.as_bytes());
+        assert!(check_characters(&text).is_ok(), "{s:?}");
+    }
+}
+
 #[test]
 fn errors() {
     let cases: &[(&str, &str, Option<u32>)] = &[

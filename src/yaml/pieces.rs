@@ -386,8 +386,11 @@ pub(crate) fn parse_in_pieces(
     }
     slots
         .into_iter()
-        .map(|pieces| {
-            // a text without pieces (missing) has nothing to join
+        .zip(texts)
+        .map(|(pieces, text)| {
+            // a missing text is the serial parse's to decide (it has no pieces: joining
+            // none would give an empty document set)
+            text.as_ref()?;
             let pieces: Vec<(Piece, usize)> = pieces.into_iter().collect::<Option<_>>()?;
             let copied = pieces.iter().map(|(_, c)| c).sum();
             let ds = join(pieces.into_iter().map(|(p, _)| p).collect())?;

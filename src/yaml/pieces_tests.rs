@@ -404,3 +404,12 @@ fn random_lists_cut_before_every_item_join_as_one_parse() {
     }
     assert!(cut_and_joined > 500, "only {cut_and_joined} lists joined");
 }
+
+#[test]
+fn a_missing_text_is_left_to_the_serial_parse() {
+    // (a file that could not be read as text): no pieces, and no empty document set
+    let texts = [None, Some((Cow::Borrowed("a: 1\n---\nb: 2\n"), name()))];
+    let got = parse_in_pieces(2, &texts, &[], false, &AliasBudget::default());
+    assert!(got[0].is_none());
+    assert_eq!(got[1].as_ref().map(|ds| ds.docs.len()), Some(2));
+}

@@ -47,7 +47,7 @@ impl Out {
 pub struct Ytt {
     dir: tempfile::TempDir,
     env: Vec<(std::ffi::OsString, std::ffi::OsString)>,
-    stdin: Option<String>,
+    stdin: Option<Vec<u8>>,
 }
 
 impl Default for Ytt {
@@ -101,8 +101,13 @@ impl Ytt {
     }
 
     /// Feeds this text to the child's stdin (otherwise stdin is /dev/null).
-    pub fn stdin(mut self, input: &str) -> Self {
-        self.stdin = Some(input.to_string());
+    pub fn stdin(self, input: &str) -> Self {
+        self.stdin_bytes(input.as_bytes())
+    }
+
+    /// Feeds these bytes (not only UTF-8) to the child's stdin.
+    pub fn stdin_bytes(mut self, input: &[u8]) -> Self {
+        self.stdin = Some(input.to_vec());
         self
     }
 
@@ -154,12 +159,7 @@ impl Ytt {
             });
         let mut child = cmd.spawn().expect("spawn ytt");
         if let Some(input) = &self.stdin {
-            child
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(input.as_bytes())
-                .unwrap();
+            child.stdin.take().unwrap().write_all(input).unwrap();
         }
         let out = child.wait_with_output().expect("wait for ytt");
         let norm = |bytes: &[u8]| {

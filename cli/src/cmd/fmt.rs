@@ -22,10 +22,8 @@ pub fn run(flags: &FmtFlags) -> Result<()> {
         if FileKind::from_path(&f.rel_path) != FileKind::YamlTemplate {
             continue;
         }
-        // YAML must be UTF-8, as for templates
-        let text = std::str::from_utf8(&f.data)
-            .map_err(|_| anyhow!("File '{}' is not valid UTF-8", f.rel_path))?;
-        let text = ytt::bytestr::decode_str(text);
+        // bytes that are not UTF-8 are carried, for the parser to refuse (as for templates)
+        let text = ytt::bytestr::decode(&f.data);
         let formatted = ytt::fmt::format_text(&text, &opts)
             .map_err(|e| anyhow!("Unmarshaling YAML template '{}': {e}", f.rel_path))?;
         out.push_str(&formatted);
