@@ -322,13 +322,11 @@ struct TabAt {
 
 impl<'s> LineScanner<'s> {
     fn new(src: &'s str) -> Self {
-        // saphyr skips a leading BOM (it counts as one char)
-        let bom = src.starts_with('\u{feff}');
         LineScanner {
             src,
             ascii: src.is_ascii(),
-            pos: if bom { 3 } else { 0 },
-            cpos: usize::from(bom),
+            pos: 0,
+            cpos: 0,
             line: 1,
             content: false,
             prev_ws: true,
@@ -1207,7 +1205,6 @@ fn parse_once<'a>(
     let mut scan = LineScanner::new(text);
     let mut b = Builder::new(file, opts.aliases.left(), keep);
     let mut found: Vec<Comment> = Vec::new();
-    let mut bom_pending = text.starts_with('\u{feff}');
 
     while let Some(res) = events.next_event() {
         let (ev, span): (Event, Span) = match res {
@@ -1257,7 +1254,7 @@ fn parse_once<'a>(
                         None => style == ScalarStyle::Plain,
                         Some(t) => core_tag(&t.handle, &t.suffix) == CoreTag::Merge,
                     };
-                let mut value: Str = match value {
+                let value: Str = match value {
                     // short text is kept inline: no allocation
                     Cow::Borrowed(v) => v.into(),
                     // a scalar that grew as it was scanned may hold twice its length;
@@ -1269,11 +1266,6 @@ fn parse_once<'a>(
                         v.into()
                     }
                 };
-                if bom_pending && span.start.index() == 1 && style == ScalarStyle::Plain {
-                    // go-yaml keeps a leading BOM as part of the first scalar
-                    value.insert(0, '\u{feff}');
-                }
-                bom_pending = false;
                 let node = match &tag {
                     Some(t) => resolve_tagged(core_tag(&t.handle, &t.suffix), &value)
                         .map_err(|m| YamlError::at(None, &m))?,

@@ -549,7 +549,8 @@ pub(super) fn alias_name_at(text: &str, idx: usize) -> String {
     };
     let rest = &text[b..];
     let rest = rest.strip_prefix('*').unwrap_or(rest);
+    // an anchor's name: letters, digits, `_` and `-` (libyaml's rule, patched into saphyr)
     rest.chars()
-        .take_while(|c| !c.is_whitespace() && !matches!(c, ',' | '[' | ']' | '{' | '}'))
+        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
         .collect()
 }

@@ -268,13 +268,135 @@ fn crlf_and_bom() {
     assert_eq!(m.items[1].value, s("x"));
     assert_eq!(cm(&m.items[0].meta), vec![(1, "@ x", false)]);
     assert_eq!(m.items[1].meta.pos.line, 2);
-    let d = p("\u{feff}a: 1\n");
-    assert_eq!(map(&d.docs[0].value).items[0].key, s("\u{feff}a"));
-    let d = p("\u{feff}# c\na: 1\n");
+}
+
+/// Rule (measured): a byte order mark is an ordinary character wherever it is — at the
+/// start of the file, in a key, a plain or quoted scalar, a block scalar, a comment —
+/// so a BOM before `#` or `---` starts a plain scalar.
+#[test]
+fn a_byte_order_mark_is_an_ordinary_character() {
+    let value = |src: &str| p(src).docs[0].value.clone();
+    assert_eq!(map(&value("\u{feff}a: 1\n")).items[0].key, s("\u{feff}a"));
+    assert_eq!(
+        map(&value("k\u{feff}ey: 1\n")).items[0].key,
+        s("k\u{feff}ey")
+    );
+    for (src, want) in [
+        ("a: x\u{feff}y\n", "x\u{feff}y"),
+        ("a: \"x\u{feff}y\"\n", "x\u{feff}y"),
+        ("a: |\n  x\u{feff}y\n", "x\u{feff}y\n"),
+        ("a: \u{feff}#c\n", "\u{feff}#c"),
+    ] {
+        assert_eq!(map(&value(src)).items[0].value, s(want), "{src:?}");
+    }
+    let d = p("a: 1 # c\u{feff}\n");
     assert_eq!(
         cm(&map(&d.docs[0].value).items[0].meta),
-        vec![(1, " c", true)]
+        vec![(1, " c\u{feff}", false)]
     );
+    assert_eq!(p("a: 1\n---\n\u{feff}b: 2\n").docs.len(), 2);
+    for src in [
+        "\u{feff}# c\na: 1\n",
+        "\u{feff}---\na: 1\n",
+        "a: 1\n\u{feff}\n",
+    ] {
+        err(src);
+    }
+}
+
+/// Rule (measured, libyaml's): an anchor is known in its own document only, and its name
+/// is letters, digits, `_` and `-`, ended by a blank, a break or one of `?:,]}%@` and a
+/// backquote.
+#[test]
+fn anchors_belong_to_their_document() {
+    for src in [
+        "--- &a {x: 1}\n--- *a\n",
+        "a: &a 1\n---\nb: *a\n",
+        "a: &a 1\n...\n---\nb: *a\n",
+    ] {
+        assert_eq!(
+            err(src).message,
+            "yaml: unknown anchor 'a' referenced",
+            "{src:?}"
+        );
+    }
+    let d = p("a: &a 1\nb: *a\n---\nc: &a 2\nd: *a\n");
+    assert_eq!(map(&d.docs[1].value).items[1].value, Node::Int(2.into()));
+    assert_eq!(
+        map(&p("a: &x-1_b 1\nb: *x-1_b\n").docs[0].value).items[1].value,
+        Node::Int(1.into())
+    );
+    assert_eq!(
+        map(&p("a: &a:b 1\n").docs[0].value).items[0].value,
+        s(":b 1")
+    );
+    for src in ["a: &a.b 1\n", "a: &a/b 1\n", "a: &\u{e9} 1\n", "a: &a$ 1\n"] {
+        assert_eq!(
+            err(src).message,
+            "yaml: line 1: did not find expected alphabetic or numeric character",
+            "{src:?}"
+        );
+    }
+    assert_eq!(
+        err("a: *x?\n").message,
+        "yaml: unknown anchor 'x' referenced"
+    );
+}
+
+/// Rule (measured, libyaml's): an implicit key is on one line, in block and in flow
+/// context, every line break counting (NEL, LS and PS too; line numbers count `\n`).
+#[test]
+fn an_implicit_key_is_on_one_line() {
+    for (src, message) in [
+        (
+            "a\u{85}b: 1\n",
+            "yaml: line 1: mapping values are not allowed in this context",
+        ),
+        (
+            "a\u{2028}b: 1\n",
+            "yaml: line 1: mapping values are not allowed in this context",
+        ),
+        (
+            "\"a\u{85}b\": 1\n",
+            "yaml: line 1: mapping values are not allowed in this context",
+        ),
+        (
+            "\"a\nb\": 1\n",
+            "yaml: line 2: mapping values are not allowed in this context",
+        ),
+        (
+            "'a\nb': 1\n",
+            "yaml: line 2: mapping values are not allowed in this context",
+        ),
+        ("{a\u{85}b: 1}\n", "yaml: did not find expected ',' or '}'"),
+        (
+            "{a\nb: 1}\n",
+            "yaml: line 1: did not find expected ',' or '}'",
+        ),
+        (
+            "{ key\n : value }\n",
+            "yaml: line 1: did not find expected ',' or '}'",
+        ),
+        (
+            "[a\nb: 1]\n",
+            "yaml: line 1: did not find expected ',' or ']'",
+        ),
+        (
+            "[\"a\nb\": 1]\n",
+            "yaml: line 1: did not find expected ',' or ']'",
+        ),
+    ] {
+        assert_eq!(err(src).message, message, "{src:?}");
+    }
+    // a key's value may follow on the next line, a flow collection's entries too
+    for src in [
+        "{ \"key\":\n \"value\" }\n",
+        "{a: 1,\n b: 2}\n",
+        "[a: 1,\n b: 2]\n",
+        "x:\n  a\u{85}b: 1\n",
+    ] {
+        p(src);
+    }
 }
 
 #[test]

@@ -155,11 +155,15 @@ pub(crate) fn is_timestamp(s: &str) -> bool {
     if sec >= 60 {
         return false;
     }
-    // optional fractional seconds
+    // optional fractional seconds: at most nine digits (`.999999999`)
     if i + 1 < p.len() && (p[i] == b'.' || p[i] == b',') && p[i + 1].is_ascii_digit() {
         i += 1;
+        let from = i;
         while i < p.len() && p[i].is_ascii_digit() {
             i += 1;
+        }
+        if i - from > 9 {
+            return false;
         }
     }
     if !tz_layout {
@@ -169,16 +173,12 @@ pub(crate) fn is_timestamp(s: &str) -> bool {
     if i < p.len() && p[i] == b'Z' {
         return i + 1 == p.len();
     }
-    if p.len() - i != 6 || (p[i] != b'+' && p[i] != b'-') || p[i + 3] != b':' {
-        return false;
-    }
-    let two = |a: u8, b: u8| -> Option<u32> {
-        (a.is_ascii_digit() && b.is_ascii_digit()).then(|| ((a - b'0') * 10 + (b - b'0')) as u32)
-    };
-    match (two(p[i + 1], p[i + 2]), two(p[i + 4], p[i + 5])) {
-        (Some(h), Some(m)) => h <= 24 && m <= 60,
-        _ => false,
-    }
+    // ±hh:mm, any two digits each (measured: `+99:99` is a timestamp)
+    let z = &p[i..];
+    z.len() == 6
+        && matches!(z[0], b'+' | b'-')
+        && z[3] == b':'
+        && [1, 2, 4, 5].iter().all(|&k| z[k].is_ascii_digit())
 }
 
 /// Go's `getnum(s, false)`: one or two digits.
@@ -454,8 +454,11 @@ pub enum CoreTag {
     Binary,
     /// `!!merge`: on a `<<` key, a merge like the plain `<<`; elsewhere a string.
     Merge,
-    /// `!!map`, `!!seq`, `!!timestamp`, … and unknown local tags: the value is kept as a
-    /// string (scalars) or ignored (collections).
+    /// `!!timestamp`: a scalar go-yaml reads as a time (see [`is_timestamp`]), kept as a
+    /// string.
+    Timestamp,
+    /// `!!map`, `!!seq`, … and unknown local tags: the value is kept as a string (scalars)
+    /// or ignored (collections).
     Other,
 }
 
@@ -479,6 +482,7 @@ pub fn core_tag(handle: &str, suffix: &str) -> CoreTag {
         "bool" => CoreTag::Bool,
         "null" => CoreTag::Null,
         "binary" => CoreTag::Binary,
+        "timestamp" => CoreTag::Timestamp,
         "merge" => CoreTag::Merge,
         _ => CoreTag::Other,
     }
@@ -522,6 +526,8 @@ pub fn resolve_tagged(tag: CoreTag, value: &str) -> Result<Node, String> {
             Node::Null => Ok(Node::Null),
             _ => Err(mismatch("!!null")),
         },
+        CoreTag::Timestamp if is_timestamp(value) => Ok(Node::Str(value.into())),
+        CoreTag::Timestamp => Err(mismatch("!!timestamp")),
     }
 }
 
@@ -700,6 +706,54 @@ mod tests {
         assert_eq!(core_tag("tag:yaml.org,2002:", "str"), CoreTag::Str);
         assert_eq!(core_tag("", "tag:yaml.org,2002:int"), CoreTag::Int);
         assert_eq!(core_tag("!", "custom"), CoreTag::Other);
+    }
+
+    /// Rule (measured): go-yaml's timestamps are `time.Parse` with four layouts, a real
+    /// date, at most nine digits of a second's fraction, any two digits in an offset;
+    /// `!!timestamp` on anything else is an error in go-yaml's words.
+    #[test]
+    fn timestamps() {
+        for s in [
+            "2001-12-14",
+            "2001-1-1",
+            "2000-02-29",
+            "2001-12-14T21:59:43Z",
+            "2001-12-14t21:59:43.10-05:00",
+            "2001-12-14t21:59:43.123456789Z",
+            "2001-12-14T21:59:43,5Z",
+            "2001-12-14T21:59:43+99:99",
+            "2001-12-14 21:59:43.10",
+            "2001-12-14  21:59:43",
+            "2001-12-14 1:2:3",
+        ] {
+            assert!(is_timestamp(s), "{s}");
+            assert_eq!(
+                resolve_tagged(CoreTag::Timestamp, s),
+                Ok(Node::Str(s.into()))
+            );
+        }
+        for (s, got) in [
+            ("nope", "!!str"),
+            ("1", "!!int"),
+            ("", "!!null"),
+            ("1900-02-29", "!!str"),
+            ("2001-13-14", "!!str"),
+            ("02001-12-14", "!!str"),
+            ("2001-12-14T21:59:43", "!!str"),
+            ("2001-12-14T21:59:43+05", "!!str"),
+            ("2001-12-14T1:2:3", "!!str"),
+            ("2001-12-14T21:59:43.1234567891Z", "!!str"),
+            ("2001-12-14T21:59:43.Z", "!!str"),
+            ("2001-12-14 21:59:43.10 -5", "!!str"),
+            ("2001-12-14T25:00:00Z", "!!str"),
+        ] {
+            assert!(!is_timestamp(s), "{s}");
+            assert_eq!(
+                resolve_tagged(CoreTag::Timestamp, s),
+                Err(format!("cannot decode {got} `{s}` as a !!timestamp"))
+            );
+        }
+        assert_eq!(core_tag("!!", "timestamp"), CoreTag::Timestamp);
     }
 
     #[test]

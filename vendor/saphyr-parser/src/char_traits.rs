@@ -94,20 +94,13 @@ pub fn is_flow(c: char) -> bool {
     matches!(c, ',' | '[' | ']' | '{' | '}')
 }
 
-/// Check whether the character is the BOM character.
-#[inline]
-#[must_use]
-pub fn is_bom(c: char) -> bool {
-    c == '\u{FEFF}'
-}
-
-/// Check whether the character is a YAML non-breaking character, that is, not nil, a line break,
-/// or the BOM character.
+/// Check whether the character is a YAML non-breaking character, that is, not nil or a line
+/// break (ytt-rs patch: a byte order mark is one, as for libyaml).
 #[inline]
 #[must_use]
 pub fn is_yaml_non_break(c: char) -> bool {
     // TODO(ethiraric, 28/12/2023): is_printable
-    !is_breakz(c) && !is_bom(c)
+    !is_breakz(c)
 }
 
 /// Check whether the character is NOT a YAML whitespace (` ` / `\t`).
@@ -117,11 +110,12 @@ pub fn is_yaml_non_space(c: char) -> bool {
     is_yaml_non_break(c) && !is_blank(c)
 }
 
-/// Check whether the character is a valid YAML anchor name character.
+/// Check whether the character is a valid YAML anchor name character (ytt-rs patch: as in
+/// libyaml, a digit, a letter, `_` or `-`).
 #[inline]
 #[must_use]
 pub fn is_anchor_char(c: char) -> bool {
-    is_yaml_non_space(c) && !is_flow(c)
+    is_alpha(c)
 }
 
 /// Check whether the character is a valid word character.

@@ -59,11 +59,11 @@ pub trait Input {
     fn raw_read_ch(&mut self) -> char;
 
     /// Read a non-break character from the input stream and return it directly. A non-break
-    /// character is neither a [breakz] nor a byte order mark, see 5.4. Line Break Characters.
+    /// character is not a [breakz] (ytt-rs patch: a byte order mark is one), see 5.4.
     ///
     /// The internal buffer (if any) is bypassed.
     ///
-    /// If the next character is a breakz or a byte order mark, it is either not consumed or placed
+    /// If the next character is a breakz, it is either not consumed or placed
     /// into the buffer (if any).
     ///
     /// [breakz]: is_breakz
@@ -256,8 +256,6 @@ pub trait Input {
         match self.peek() {
             // indicators can end a plain scalar, see 7.3.3. Plain Style
             ':' if is_blank_or_breakz(nc) || (in_flow && is_flow(nc)) => false,
-            // A byte order mark isn't a plain scalar character, see 5.2. Character Encodings
-            '\u{FEFF}' => false,
             c if in_flow && is_flow(c) => false,
             _ => true,
         }
@@ -391,7 +389,8 @@ pub trait Input {
         is_alpha(self.peek())
     }
 
-    /// Skip characters from the input until a [breakz] or a byte order mark is found.
+    /// Skip characters from the input until a [breakz] is found (ytt-rs patch: a byte order
+    /// mark is an ordinary character).
     ///
     /// The characters are consumed from the input.
     ///
@@ -459,7 +458,7 @@ pub trait Input {
     }
 
     /// Fetch the rest of a line of a block scalar: the characters up to the next break,
-    /// `\0` or BOM. ytt-rs patch: the scanner took them one at a time.
+    /// or `\0`. ytt-rs patch: the scanner took them one at a time.
     ///
     /// # Return
     /// The number of characters fetched (the column and index advance by as many), or

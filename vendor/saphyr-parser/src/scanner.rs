@@ -203,8 +203,6 @@ pub enum TokenType<'input> {
     DocumentStart,
     /// The end of a YAML document (`...`).
     DocumentEnd,
-    /// A BOM at the start of a line.
-    ByteOrderMark,
     /// The start of a sequence block.
     ///
     /// Sequence blocks are arrays starting with a `-`.
@@ -322,6 +320,9 @@ struct SimpleKey {
     token_number: usize,
     /// The position at which the token the [`SimpleKey`] refers to is.
     mark: Marker,
+    /// ytt-rs patch: the line breaks of every kind read before the key (see
+    /// [`Scanner::breaks`]).
+    breaks: usize,
 }
 
 impl SimpleKey {
@@ -332,6 +333,7 @@ impl SimpleKey {
             required: false,
             token_number: 0,
             mark,
+            breaks: 0,
         }
     }
 }
@@ -439,6 +441,9 @@ pub struct Scanner<'input, T> {
     /// Refer to the documentation of [`SimpleKey`] for a more in-depth explanation of what they
     /// are.
     simple_keys: Vec<SimpleKey>,
+    /// ytt-rs patch: how many line breaks have been read, NEL, LS and PS included (they do
+    /// not count in `mark.line`): a simple key is on one line of them.
+    breaks: usize,
     /// The current indentation level.
     indent: isize,
     /// List of all block indentation levels we are in (except the current one).
@@ -494,6 +499,7 @@ impl<T: Input + Clone> Clone for Scanner<'_, T> {
             adjacent_value_allowed_at: self.adjacent_value_allowed_at,
             simple_key_allowed: self.simple_key_allowed,
             simple_keys: self.simple_keys.clone(),
+            breaks: self.breaks,
             indent: self.indent,
             indents: self.indents.clone(),
             flow_level: self.flow_level,
@@ -552,6 +558,7 @@ impl<'input, T: Input> Scanner<'input, T> {
             adjacent_value_allowed_at: 0,
             simple_key_allowed: true,
             simple_keys: Vec::new(),
+            breaks: 0,
             indent: -1,
             indents: Vec::new(),
             flow_level: 0,
@@ -620,6 +627,7 @@ impl<'input, T: Input> Scanner<'input, T> {
         if !unicode {
             self.mark.line += 1;
         }
+        self.breaks += 1;
         self.leading_whitespace = true;
     }
 
@@ -745,18 +753,8 @@ impl<'input, T: Input> Scanner<'input, T> {
             return Ok(());
         }
 
-        // Only the parser knows whether a byte order mark at the start of a line is between
-        // documents. Anywhere else, it's inside one.
-        if self.input.next_char_is('\u{FEFF}') {
-            if self.mark.col == 0 && self.flow_level == 0 {
-                return self.fetch_byte_order_mark();
-            }
-
-            return Err(ScanError::new_str(
-                self.mark,
-                "a byte order mark must not appear inside a document",
-            ));
-        }
+        // ytt-rs patch: a byte order mark (U+FEFF) is an ordinary character anywhere, as
+        // for libyaml once the stream has started (and ytt never strips one).
 
         if self.mark.col == 0 {
             if self.input.next_char_is('%') {
@@ -886,11 +884,9 @@ impl<'input, T: Input> Scanner<'input, T> {
     /// This function returns an error if one of the key we would stale was required to be a key.
     fn stale_simple_keys(&mut self) -> ScanResult {
         for sk in &mut self.simple_keys {
-            if sk.possible
-                // If not in a flow construct, simple keys cannot span multiple lines.
-                && self.flow_level == 0
-                    && (sk.mark.line < self.mark.line || sk.mark.index + 1024 < self.mark.index)
-            {
+            // ytt-rs patch: as in libyaml, a simple key cannot span lines in a flow
+            // construct either, and every line break counts (NEL, LS, PS)
+            if sk.possible && (sk.breaks < self.breaks || sk.mark.index + 1024 < self.mark.index) {
                 if sk.required {
                     return Err(ScanError::new_str(self.mark, "simple key expect ':'"));
                 }
@@ -1010,14 +1006,6 @@ impl<'input, T: Input> Scanner<'input, T> {
         let (n_bytes, result) = self.input.skip_ws_to_eol(skip_tabs);
         self.mark.col += n_bytes;
         self.mark.index += n_bytes;
-        // Skipping stops at a byte order mark. Unless it starts the line, it's inside a document.
-        if self.mark.col > 0 && self.input.look_ch() == '\u{FEFF}' {
-            return Err(ScanError::new_str(
-                self.mark,
-                "a byte order mark must not appear inside a document",
-            ));
-        }
-
         result.map_err(|msg| ScanError::new_str(self.mark, msg))
     }
 
@@ -1489,7 +1477,11 @@ impl<'input, T: Input> Scanner<'input, T> {
             self.skip_non_blank();
         }
 
-        if string.is_empty() {
+        // ytt-rs patch: as in libyaml, the name ends at a blank, a break or an indicator
+        // that may follow a node (`?:,]}%@` and a backquote); any other character is an
+        // error rather than the end of the name
+        let ends = |c: char| is_blank_or_breakz(c) || "?:,]}%@`".contains(c);
+        if string.is_empty() || !ends(self.input.look_ch()) {
             return Err(ScanError::new_str(
                 start_mark,
                 "while scanning an anchor or alias, did not find expected alphabetic or numeric character",
@@ -1661,21 +1653,6 @@ impl<'input, T: Input> Scanner<'input, T> {
         self.tokens
             .push_back(Token(Span::empty(self.mark), TokenType::BlockEntry));
 
-        Ok(())
-    }
-
-    fn fetch_byte_order_mark(&mut self) -> ScanResult {
-        self.unroll_indent(-1);
-        self.remove_simple_key()?;
-
-        // Don't count BOMs as content.
-        let mark = self.mark;
-        self.input.skip();
-        self.mark.index += 1;
-        self.allow_simple_key();
-
-        self.tokens
-            .push_back(Token(Span::new(mark, self.mark), TokenType::ByteOrderMark));
         Ok(())
     }
 
@@ -2151,11 +2128,10 @@ impl<'input, T: Input> Scanner<'input, T> {
             ',' | '}' | ']' if self.flow_level > 0 => {}
             // An end-of-line / end-of-stream is fine. No trailing content.
             c if is_breakz(c) => {}
-            // ':' can be encountered if our scalar is a key.
-            // Outside of flow contexts, keys cannot span multiple lines
-            ':' if self.flow_level == 0 && start_mark.line == self.mark.line => {}
-            // Inside a flow context, this is allowed.
-            ':' if self.flow_level > 0 => {}
+            // ':' can be encountered if our scalar is a key. ytt-rs patch: a key that spans
+            // lines is refused where the ':' is read (the simple key is stale by then), with
+            // libyaml's message, rather than here
+            ':' => {}
             _ => {
                 return Err(ScanError::new_str(
                     self.mark,
@@ -2747,6 +2723,7 @@ impl<'input, T: Input> Scanner<'input, T> {
                 && self.indent == (self.mark.col as isize)
                 && self.indents.last().unwrap().needs_block_end;
             let mut sk = SimpleKey::new(self.mark);
+            sk.breaks = self.breaks;
             sk.possible = true;
             sk.required = required;
             sk.token_number = self.tokens_parsed + self.tokens.len();
