@@ -153,7 +153,7 @@ fn library_get_without_private_libraries() {
          \x20   in <toplevel>\n\
          \x20     t.yml:2 | v: #@ library.get(\"lib\")\n"
     );
-    // with private libraries, but not this one
+    // with private libraries, but not this one (the message names the segments found)
     let out = project("#@ load(\"@ytt:library\", \"library\")\nv: #@ library.get(\"nope\")\n")
         .run(&["-f", "."]);
     assert!(

@@ -111,12 +111,8 @@ impl<'v> StarlarkValue<'v> for LibraryGet {
                     .into(),
             ));
         }
-        let child = scope.library.child(&self.from_dir, path).ok_or_else(|| {
-            let found = scope.library.found_part(&self.from_dir, path);
-            err(format!(
-                "library.get: Expected to find library '{path}', but did not find '{found}'"
-            ))
-        })?;
+        let child = (scope.library.child(&self.from_dir, path))
+            .map_err(|e| err(format!("library.get: {e}")))?;
         let mut name = path.to_owned();
         if let Some(a) = &alias {
             name = format!("{name}~{a}");

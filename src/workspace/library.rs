@@ -45,12 +45,29 @@ impl Library {
         Library { files, all }
     }
 
-    /// The private library `_ytt_lib/<path>` next to directory `from_dir`, if it exists.
-    pub fn child(&self, from_dir: &str, path: &str) -> Option<Library> {
-        let prefix = format!(
-            "{}/",
-            join(&join(from_dir, PRIVATE_LIB_DIR), path.trim_matches('/'))
-        );
+    /// The private library `name` next to directory `from_dir` (`library.get(name)`,
+    /// `load("@name:…")`), or the reference's message. A name is a path of directories
+    /// under `from_dir/_ytt_lib`, walked one segment at a time: each must name a
+    /// directory exactly (so an empty segment, `.` and `..` lead nowhere), and a
+    /// library's own `_ytt_lib` is private to it. The messages name the segments found.
+    pub fn child(&self, from_dir: &str, name: &str) -> Result<Library, String> {
+        let mut dir = join(from_dir, PRIVATE_LIB_DIR);
+        let mut found = 0;
+        for segment in name.split('/') {
+            let found_so_far = &name[..found.max(1) - 1];
+            let next = format!("{dir}/{segment}");
+            if segment.is_empty() || !self.has_dir(&next) {
+                return Err(format!(
+                    "Expected to find library '{name}', but did not find '{found_so_far}'"
+                ));
+            }
+            if segment == PRIVATE_LIB_DIR {
+                return Err(format!("Could not load private library '{found_so_far}'"));
+            }
+            found += segment.len() + 1;
+            dir = next;
+        }
+        let prefix = format!("{dir}/");
         let all: Vec<LibFile> = self
             .all
             .iter()
@@ -61,34 +78,18 @@ impl Library {
                 })
             })
             .collect();
-        if all.is_empty() {
-            return None;
-        }
-        Some(Self::from_all(all))
+        Ok(Self::from_all(all))
     }
 
-    /// How much of the private library path `path` (next to directory `from_dir`) exists:
-    /// its leading segments that name a directory, `""` when the first does not.
-    pub fn found_part<'p>(&self, from_dir: &str, path: &'p str) -> &'p str {
-        let root = join(from_dir, PRIVATE_LIB_DIR);
-        let is_dir = |dir: &str| {
-            let prefix = format!("{}/", join(&root, dir));
-            self.all.iter().any(|f| f.path.starts_with(&prefix))
-        };
-        let mut found = "";
-        for (i, _) in path.match_indices('/').chain([(path.len(), "")]) {
-            if !is_dir(&path[..i]) {
-                break;
-            }
-            found = &path[..i];
-        }
-        found
+    /// Whether some file of the library (its private libraries' included) is under `dir`.
+    fn has_dir(&self, dir: &str) -> bool {
+        let prefix = format!("{dir}/");
+        self.all.iter().any(|f| f.path.starts_with(&prefix))
     }
 
     /// Whether `from_dir` has a `_ytt_lib` directory next to it.
     pub fn has_private_dir(&self, from_dir: &str) -> bool {
-        let prefix = format!("{}/", join(from_dir, PRIVATE_LIB_DIR));
-        self.all.iter().any(|f| f.path.starts_with(&prefix))
+        self.has_dir(&join(from_dir, PRIVATE_LIB_DIR))
     }
 
     /// The file at `path` as `load()` and `data.read()` look it up from directory
@@ -293,24 +294,54 @@ mod tests {
         );
         let nested = lib.child("", "nested").unwrap();
         assert_eq!(nested.list("", ""), Ok(vec!["b.yml".to_owned()]));
-        assert!(root.child("sub", "lib").is_none());
+        assert!(root.child("sub", "lib").is_err());
         assert!(root.has_private_dir(""));
     }
 
-    /// `library.get`'s message names how much of a missing library's path exists.
+    /// Rule (measured): a library name is a path of exact directory names under
+    /// `_ytt_lib`; a library's own `_ytt_lib` is private to it; the message names the
+    /// segments found.
     #[test]
-    fn a_missing_library_path_is_found_up_to_its_last_directory() {
-        let files = vec![file("_ytt_lib/app/x.yml"), file("_ytt_lib/app/sub/y.yml")];
-        let root = Library::root(&files);
-        for (path, found) in [
-            ("apps", ""),
-            ("app/subx", "app"),
-            ("app/x.yml", "app"),
-            ("app/sub/zz/yy", "app/sub"),
-            ("_ytt_lib/app", ""),
-            ("/app", ""),
+    fn library_names_are_paths_of_exact_segments() {
+        let root = Library::root(&[
+            file("_ytt_lib/lib/l.yml"),
+            file("_ytt_lib/lib/_ytt_lib/inner/i.yml"),
+            file("_ytt_lib/github.com/org/repo/r.yml"),
+            file("_ytt_lib/other/o.yml"),
+        ]);
+        let paths = |name: &str| {
+            root.child("", name)
+                .map(|l| l.all.iter().map(|f| f.path.clone()).collect::<Vec<_>>())
+        };
+        assert_eq!(paths("lib").unwrap(), ["l.yml", "_ytt_lib/inner/i.yml"]);
+        assert_eq!(paths("github.com/org").unwrap(), ["repo/r.yml"]);
+        assert_eq!(paths("github.com/org/repo").unwrap(), ["r.yml"]);
+        let not_found = |name: &str, found: &str| {
+            format!("Expected to find library '{name}', but did not find '{found}'")
+        };
+        for (name, found) in [
+            ("", ""),
+            ("nope", ""),
+            ("lib/", "lib"),
+            ("lib//", "lib"),
+            ("/lib", ""),
+            ("./lib", ""),
+            ("lib/.", "lib"),
+            ("other/../lib", "other"),
+            ("_ytt_lib/lib", ""),
+            ("lib/inner", "lib"),
+            ("other/_ytt_lib", "other"),
+            ("github.com/org/repo/", "github.com/org/repo"),
+            ("LIB", ""),
         ] {
-            assert_eq!(root.found_part("", path), found, "{path}");
+            assert_eq!(paths(name).unwrap_err(), not_found(name, found), "{name:?}");
+        }
+        for name in ["lib/_ytt_lib/inner", "lib/_ytt_lib", "lib/_ytt_lib/inner/x"] {
+            assert_eq!(
+                paths(name).unwrap_err(),
+                "Could not load private library 'lib'",
+                "{name:?}"
+            );
         }
     }
 

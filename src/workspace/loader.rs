@@ -194,10 +194,7 @@ impl<'a> LibraryEval<'a> {
                 if !self.library.has_private_dir(dir) {
                     bail!("Could not find private library (directory '_ytt_lib' missing?)");
                 }
-                let child = self
-                    .library
-                    .child(dir, name)
-                    .ok_or_else(|| anyhow!("Expected to find library '{name}', but did not"))?;
+                let child = self.library.child(dir, name).map_err(|e| anyhow!("{e}"))?;
                 let child = Arc::new(child);
                 let stage = with_host(self.rt, |host| {
                     library_values(
