@@ -225,6 +225,39 @@ fn data_values_env_strings_and_yaml() {
     insta::assert_snapshot!("dv_env_yaml", out);
 }
 
+/// Rule (measured): a value of `--data-values-env-yaml` that is not YAML is an error
+/// naming the flag's prefix (as given, library and all) and the variable.
+#[test]
+fn data_values_env_yaml_errors_name_the_variable() {
+    for (spec, value, message) in [
+        (
+            "DV",
+            "[",
+            "yaml: line 1: did not find expected node content",
+        ),
+        (
+            "@lib:DV",
+            "a: b: c",
+            "yaml: line 1: mapping values are not allowed in this context",
+        ),
+        ("DV", "x\u{1}", "yaml: control characters are not allowed"),
+    ] {
+        let out = Ytt::new()
+            .file("t.yml", "a: 1\n")
+            .env("DV_port", value)
+            .run(&["-f", "t.yml", "--data-values-env-yaml", spec]);
+        assert_eq!(
+            out.err(),
+            format!(
+                "ytt: Error: Extracting data values from env under prefix '{spec}':\n  \
+                 Extracting data value from env variable 'DV_port':\n    \
+                 Deserializing YAML value: {message}\n"
+            ),
+            "{value:?}"
+        );
+    }
+}
+
 #[test]
 fn precedence_is_by_flag_kind_not_position() {
     // Observed in the reference: --data-value-yaml beats -v whatever the order.

@@ -45,8 +45,12 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             // stderr may be a pipe whose reader is gone (`ytt ... 2>&1 | head`):
-            // the exit code still tells the error, where `eprintln!` would panic
-            let _ = writeln!(std::io::stderr().lock(), "ytt: Error: {e:#}");
+            // the exit code still tells the error, where `eprintln!` would panic. Bytes
+            // that are not UTF-8 (a file name, a value) are written as they came in.
+            let text = format!("ytt: Error: {e:#}\n");
+            let _ = std::io::stderr()
+                .lock()
+                .write_all(&ytt::bytestr::encode(&text));
             ExitCode::from(1)
         }
     }

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use anyhow::{anyhow, bail, Result};
+use anyhow::{anyhow, Result};
 
 use super::options::DataValuesOptions;
 use crate::files::{self, SourceOptions};
@@ -125,28 +125,23 @@ fn env_values(
     } else {
         "(data-values-env arg)"
     };
-    // Only the variables named PREFIX_… matter; one of them whose name or value is not
-    // UTF-8 is an error naming it (any other variable is none of our business).
+    // the variables named PREFIX_…, their bytes that are not UTF-8 carried (as the
+    // reference takes them; YAML refuses them in go-yaml's words)
     let wanted = format!("{prefix}_");
-    let mut vars: Vec<(String, String)> = Vec::new();
-    for (k, v) in std::env::vars_os() {
-        let name = k.to_string_lossy();
-        let Some(rest) = name.strip_prefix(&wanted) else {
-            continue;
-        };
-        match (k.to_str(), v.into_string()) {
-            (Some(_), Ok(v)) => vars.push((rest.to_owned(), v)),
-            _ => bail!(
-                "Extracting data values from environment variables with prefix '{prefix}':\n  Expected variable '{name}' to have a UTF-8 name and value, but it does not"
-            ),
-        }
-    }
+    let mut vars: Vec<(String, String)> = std::env::vars_os()
+        .map(|(k, v)| (files::text_of_os(&k), files::text_of_os(&v)))
+        .filter_map(|(k, v)| Some((k.strip_prefix(&wanted)?.to_owned(), v)))
+        .collect();
     vars.sort();
     let mut out = Vec::new();
     for (key, value) in vars {
         let line = format!("{prefix}_{key}={value}");
         let value = if as_yaml {
-            yaml_value(&value, source, yaml, names)?
+            yaml_value(&value, source, yaml, names).map_err(|e| {
+                anyhow!(
+                    "Extracting data values from env under prefix '{spec}':\n  Extracting data value from env variable '{prefix}_{key}':\n    Deserializing YAML value: {e:#}"
+                )
+            })?
         } else {
             Node::Str(value.into())
         };

@@ -10,6 +10,7 @@ pub mod outdir;
 mod platform;
 pub mod source;
 
+pub use platform::text_of_os;
 pub use source::{collect, read_input, read_input_dir_check, read_stdin, walk_dir, SourceOptions};
 
 /// Formats an I/O error the way Go's `os` package does (`stat x: no such file or directory`).

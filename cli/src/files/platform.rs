@@ -1,6 +1,22 @@
 //! What differs between Unix and other systems in reading inputs and writing outputs.
 
+use std::ffi::OsStr;
 use std::fs::{DirBuilder, FileType, OpenOptions};
+
+/// An OS string (an argument, a file name, an environment variable) as text. On Unix it
+/// is bytes, as the reference takes it: bytes that are not UTF-8 are carried
+/// (`ytt::bytestr`) and come out as they came in; elsewhere it is Unicode already.
+pub fn text_of_os(s: &OsStr) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        ytt::bytestr::decode(s.as_bytes()).into_owned()
+    }
+    #[cfg(not(unix))]
+    {
+        s.to_string_lossy().into_owned()
+    }
+}
 
 /// A named pipe (`/dev/stdin`, process substitution `<(cmd)`): read like a file. Other
 /// systems have none that `std::fs` tells apart.
