@@ -65,6 +65,23 @@ fn matches_rule() {
     );
     let err = fails("#@assert/validate matches=\"(\"\nname: x\n");
     assert!(err.contains("Invalid @assert/validate annotation - expected keyword argument \"matches\" to be a valid regular expression"), "{err}");
+    // what is wrong, in Go's words (Go refuses what the `regex` crate takes)
+    for (pattern, error) in [
+        ("a{2000}", "invalid repeat count: `{2000}`"),
+        ("(a{100}){100}", "invalid repeat count: `{100}`"),
+        ("a**", "invalid nested repetition operator: `**`"),
+        ("(", "missing closing ): `(`"),
+    ] {
+        let err = fails(&format!(
+            "#@assert/validate matches=\"{pattern}\"\nname: x\n"
+        ));
+        assert!(
+            err.contains(&format!(
+                "to be a valid regular expression, but \"{pattern}\": error parsing regexp: {error} (at tpl.yml:1)"
+            )),
+            "{err}"
+        );
+    }
 }
 
 #[test]

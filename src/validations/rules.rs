@@ -548,9 +548,8 @@ fn named_arg<'v>(
             let s = string()?;
             let re = super::re2::compile(&s).map_err(|e| {
                 format!(
-                    "expected keyword argument \"matches\" to be a valid regular expression, but {}: {} (at {at})",
+                    "expected keyword argument \"matches\" to be a valid regular expression, but {}: {e} (at {at})",
                     checks::quoted(&s),
-                    e.to_string().lines().last().unwrap_or("invalid").trim()
                 )
             })?;
             (

@@ -1,6 +1,6 @@
 //! `@ytt:regexp`: `match(pattern, s)` and `replace(pattern, s, repl)` with Go RE2
-//! semantics. Patterns are translated where the `regex` crate differs from Go (Perl classes
-//! and `\b` are ASCII-only in Go, `\Q…\E` quoting, `[` and `&&`/`~~` inside classes).
+//! semantics: patterns are Go's, translated and refused as Go does by
+//! `ytt::validations::re2`.
 
 use regex::Regex;
 use starlark::collections::SmallMap;
@@ -12,180 +12,15 @@ use starlark::values::Value;
 
 use ytt::modules::args::string_arg;
 use ytt::modules::args::{check_positional, is_function};
+use ytt::validations::re2;
 
 pub fn register(builder: &mut GlobalsBuilder) {
     builder.namespace("regexp", members);
 }
 
-const DIGIT: &str = "0-9";
-const WORD: &str = "0-9A-Za-z_";
-const SPACE: &str = "\\t\\n\\f\\r ";
-
-/// Rewrites a Go RE2 pattern into an equivalent `regex` crate pattern.
-fn translate(p: &str) -> String {
-    let chars: Vec<char> = p.chars().collect();
-    let mut out = String::with_capacity(p.len() + 8);
-    let mut in_class = false;
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        if c == '\\' {
-            let Some(&n) = chars.get(i + 1) else {
-                out.push('\\');
-                break;
-            };
-            i += 2;
-            if n == 'Q' {
-                let mut lit = String::new();
-                while i < chars.len() {
-                    if chars[i] == '\\' && chars.get(i + 1) == Some(&'E') {
-                        i += 2;
-                        break;
-                    }
-                    lit.push(chars[i]);
-                    i += 1;
-                }
-                if in_class {
-                    for ch in lit.chars() {
-                        out.push_str(&regex::escape(&ch.to_string()));
-                    }
-                } else {
-                    out.push_str(&regex::escape(&lit));
-                }
-                continue;
-            }
-            let perl = match n {
-                'd' => Some((DIGIT, false)),
-                'D' => Some((DIGIT, true)),
-                'w' => Some((WORD, false)),
-                'W' => Some((WORD, true)),
-                's' => Some((SPACE, false)),
-                'S' => Some((SPACE, true)),
-                _ => None,
-            };
-            match (perl, in_class) {
-                (Some((set, false)), true) => out.push_str(set),
-                (Some((set, negated)), _) => {
-                    out.push_str(if negated { "[^" } else { "[" });
-                    out.push_str(set);
-                    out.push(']');
-                }
-                (None, false) if n == 'b' || n == 'B' => {
-                    out.push_str("(?-u:\\");
-                    out.push(n);
-                    out.push(')');
-                }
-                (None, _) => {
-                    out.push('\\');
-                    out.push(n);
-                }
-            }
-            continue;
-        }
-        if in_class {
-            match c {
-                ']' => {
-                    in_class = false;
-                    out.push(']');
-                }
-                '[' if chars.get(i + 1) == Some(&':') => {
-                    // POSIX class `[:alpha:]`: copy through `:]`.
-                    let mut j = i + 2;
-                    while j + 1 < chars.len() && !(chars[j] == ':' && chars[j + 1] == ']') {
-                        j += 1;
-                    }
-                    let end = (j + 2).min(chars.len());
-                    out.extend(&chars[i..end]);
-                    i = end;
-                    continue;
-                }
-                '[' | '&' | '~' => {
-                    out.push('\\');
-                    out.push(c);
-                }
-                _ => out.push(c),
-            }
-            i += 1;
-            continue;
-        }
-        out.push(c);
-        i += 1;
-        if c == '[' {
-            in_class = true;
-            if chars.get(i) == Some(&'^') {
-                out.push('^');
-                i += 1;
-            }
-            if chars.get(i) == Some(&']') {
-                out.push_str("\\]");
-                i += 1;
-            }
-        }
-    }
-    out
-}
-
-/// Compiles a Go pattern; errors are worded like Go's (`error parsing regexp: …`).
+/// Compiles a Go pattern (`ytt::validations::re2`: Go's meaning, and Go's errors).
 fn compile(pattern: &str) -> anyhow::Result<Regex> {
-    let translated = translate(pattern);
-    Regex::new(&translated).map_err(|e| anyhow::anyhow!("{}", go_error(&translated, &e)))
-}
-
-fn go_error(pattern: &str, e: &regex::Error) -> String {
-    let text = e.to_string();
-    let lines: Vec<&str> = text.lines().collect();
-    let message = lines
-        .iter()
-        .find_map(|l| l.strip_prefix("error: "))
-        .unwrap_or("invalid regexp")
-        .trim();
-    // The offending text, from the caret line under the (single-line) pattern.
-    let snippet = lines
-        .iter()
-        .position(|l| l.trim_start().starts_with('^'))
-        .filter(|&k| k >= 1 && !pattern.contains('\n'))
-        .and_then(|k| {
-            let caret = lines[k];
-            let start = caret.find('^')?.checked_sub(4)?;
-            let len = caret.trim().len();
-            let chars: Vec<char> = pattern.chars().collect();
-            (start < chars.len()).then(|| {
-                chars[start..(start + len).min(chars.len())]
-                    .iter()
-                    .collect::<String>()
-            })
-        })
-        .unwrap_or_default();
-    let (code, arg) = if message.starts_with("unclosed group") {
-        ("missing closing )", pattern.to_owned())
-    } else if message.starts_with("unopened group") {
-        ("unexpected )", pattern.to_owned())
-    } else if message.starts_with("unclosed character class") {
-        let from = pattern.rfind('[').unwrap_or(0);
-        ("missing closing ]", pattern[from..].to_owned())
-    } else if message.starts_with("invalid character class range") {
-        ("invalid character class range", snippet)
-    } else if message.starts_with("repetition operator missing expression") {
-        ("missing argument to repetition operator", snippet)
-    } else if message.starts_with("invalid repetition count")
-        || message.starts_with("repetition quantifier")
-        || message.contains("decimal literal")
-    {
-        ("invalid repeat count", snippet)
-    } else if message.starts_with("incomplete escape sequence") {
-        ("trailing backslash at end of expression", String::new())
-    } else if message.contains("escape") || message.starts_with("backreferences") {
-        ("invalid escape sequence", snippet)
-    } else if message.contains("Unicode property") || message.contains("Unicode class") {
-        ("invalid character class range", snippet)
-    } else if message.contains("capture group name") || message.contains("group name") {
-        ("invalid named capture", snippet)
-    } else if message.contains("flag") {
-        ("invalid or unsupported Perl syntax", snippet)
-    } else {
-        (message, snippet)
-    };
-    format!("error parsing regexp: {code}: `{arg}`")
+    re2::compile(pattern).map_err(anyhow::Error::msg)
 }
 
 #[starlark_module]
@@ -249,7 +84,6 @@ fn members(builder: &mut GlobalsBuilder) {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::testutil::eval;
 
     #[test]
@@ -332,10 +166,6 @@ mod tests {
         assert_eq!(
             eval(r#"regexp.match("a")"#),
             "ERR regexp.match: got 1 arguments, want 2"
-        );
-        assert_eq!(
-            translate(r"\d\D[\d\S]\b"),
-            r"[0-9][^0-9][0-9[^\t\n\f\r ]](?-u:\b)"
         );
     }
 }
