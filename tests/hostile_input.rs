@@ -24,7 +24,7 @@ fn with_link_to_secret() -> Ytt {
     y
 }
 
-const REFUSED: &str = "Symlinks are disallowed as a security feature";
+const REFUSED: &str = "to be allowed, but was not (hint: symlinks are disallowed as a security feature, use '--allow-symlink-destination' flags to override)";
 
 #[test]
 fn data_values_files_follow_the_symlink_policy() {
@@ -55,28 +55,163 @@ fn data_values_files_follow_the_symlink_policy() {
     assert_eq!(out.ok(), "a: 1\nsecret: s3cr3t\n");
 }
 
+/// Rule (measured): one symlink policy for every link in every directory walked, by any
+/// flag and at any depth, whatever the link is named and whether or not the flag then
+/// uses the file: a link whose destination (resolved as Go's `filepath.EvalSymlinks`,
+/// named as resolved) is not allowed, or that leads nowhere, stops the run under
+/// `Listing files`; an allowed link is a file, never walked into.
 #[test]
-fn links_to_directories_in_a_data_values_directory_are_not_walked() {
-    // two links to `.`: without care the walk never ends
+fn every_link_in_a_walked_directory_is_checked() {
+    let refused = |path: &str, dest: &str| {
+        format!("Checking symlink file '{path}':\n  Expected symlink file '{path}' -> '{dest}' {REFUSED}")
+    };
     let y = Ytt::new()
         .file("t.yml", "a: 1\n")
-        .file("vals/a.yml", "a: 2\n");
-    symlink(".", y.path().join("vals/self1.yml")).unwrap();
-    symlink(".", y.path().join("vals/self2")).unwrap();
-    let out = y.run(&[
-        "-f",
-        "t.yml",
-        "--data-values-file",
-        "vals/",
-        "--dangerous-allow-all-symlink-destinations",
-        "--data-values-inspect",
-    ]);
-    // `self1.yml` names a YAML file and is a directory; `self2` is skipped
-    assert!(
-        out.err().contains("but it is a directory"),
-        "{}",
-        out.stderr
+        .file("in/t.yml", "a: 1\n")
+        .file("dv/v.yml", "a: 2\n")
+        .file("other/o.yml", "b: 2\n");
+    let cases: [(&str, &str, &[&str], String); 5] = [
+        // a link to `.` named as no template would be: skipped silently before
+        (
+            "dv/l1",
+            ".",
+            &["-f", "t.yml", "--data-values-file", "dv"],
+            format!(
+                "Extracting data value from file:\n  Find files 'dv':\n    Listing files 'dv':\n      {}",
+                refused("dv/l1", "dv").replace('\n', "\n      ")
+            ),
+        ),
+        (
+            "in/l1",
+            ".",
+            &["-f", "in"],
+            format!("Listing files 'in':\n  {}", refused("in/l1", "in").replace('\n', "\n  ")),
+        ),
+        // nested, relative, to a directory
+        (
+            "dv/sub/ld",
+            "../../other",
+            &["-f", "t.yml", "--data-values-file", "dv"],
+            format!(
+                "Extracting data value from file:\n  Find files 'dv':\n    Listing files 'dv':\n      {}",
+                refused("dv/sub/ld", "other").replace('\n', "\n      ")
+            ),
+        ),
+        // to a file, excluded by a file mark
+        (
+            "in/sub/o.yml",
+            "../../other/o.yml",
+            &["-f", "in", "--file-mark", "sub/o.yml:exclude=true"],
+            format!(
+                "Listing files 'in':\n  {}",
+                refused("in/sub/o.yml", "other/o.yml").replace('\n', "\n  ")
+            ),
+        ),
+        // leading nowhere
+        (
+            "in/sub/gone",
+            "nope",
+            &["-f", "in"],
+            "Listing files 'in':\n  Checking symlink file 'in/sub/gone':\n    Eval symlink: lstat in/sub/nope: no such file or directory".to_owned(),
+        ),
+    ];
+    for (link, dest, args, message) in cases {
+        let full = y.path().join(link);
+        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+        symlink(dest, &full).unwrap();
+        assert_eq!(
+            y.run(args).err(),
+            format!("ytt: Error: {message}\n"),
+            "{link}"
+        );
+        std::fs::remove_file(&full).unwrap();
+    }
+    // allowed: a link to a directory is not walked (an allowed link is a file)
+    symlink("../../other", y.path().join("in/sub/ld")).unwrap();
+    let allowed = |a: &str| y.run(&["-f", "in", "--allow-symlink-destination", a]);
+    for a in ["other", "other/", "./other", "in/../other", "."] {
+        assert_eq!(allowed(a).ok(), "a: 1\n", "{a}");
+    }
+    // an allowed destination is a path prefix by whole names, not resolved itself
+    symlink("other", y.path().join("alias")).unwrap();
+    for a in ["oth", "alias"] {
+        assert!(allowed(a).err().contains(REFUSED), "{a}");
+    }
+    // a link to a directory named as a template is read, and is a directory
+    std::fs::remove_file(y.path().join("in/sub/ld")).unwrap();
+    symlink(".", y.path().join("in/self.yml")).unwrap();
+    assert_eq!(
+        y.run(&["-f", "in", "--allow-symlink-destination", "in"])
+            .err(),
+        "ytt: Error: read in/self.yml: is a directory\n"
     );
+}
+
+/// Rule (measured): a file given on the command line that is a link is checked as one
+/// found in a directory, and is a file whatever it leads to; `link/` names the directory.
+#[test]
+fn a_link_given_is_a_file() {
+    let y = Ytt::new()
+        .file("t.yml", "a: 1\n")
+        .file("other/o.yml", "b: 2\n");
+    symlink("other", y.path().join("ld")).unwrap();
+    symlink("nope", y.path().join("gone.yml")).unwrap();
+    assert_eq!(
+        y.run(&["-f", "ld"]).err(),
+        format!("ytt: Error: Checking symlink file 'ld':\n  Expected symlink file 'ld' -> 'other' {REFUSED}\n")
+    );
+    assert_eq!(
+        y.run(&["-f", "t.yml", "--data-value-file", "x=gone.yml"]).err(),
+        "ytt: Error: Extracting data value from file:\n  Finding file 'gone.yml':\n    Checking symlink file 'gone.yml':\n      Eval symlink: lstat nope: no such file or directory\n"
+    );
+    // allowed: `ld` is a data file (nothing to output), `ld/` the directory
+    let allow = ["--allow-symlink-destination", "other"];
+    assert_eq!(y.run(&["-f", "ld", allow[0], allow[1]]).ok(), "");
+    assert_eq!(y.run(&["-f", "ld/", allow[0], allow[1]]).ok(), "b: 2\n");
+    assert_eq!(
+        y.run(&["-f", "t.yml", "--data-values-file", "ld", allow[0], allow[1]])
+            .err(),
+        "ytt: Error: Extracting data value from file:\n  Reading file 'ld': read ld: is a directory\n"
+    );
+}
+
+/// Rule (measured): a file that is not a regular one is opened only when its contents
+/// are needed, as the reference opens it: a named pipe in a directory (with no writer:
+/// the run used to wait forever) is listed by `data.list()` and read only as a template;
+/// a socket or a device is refused as the directory is listed.
+#[test]
+fn a_stray_named_pipe_is_not_opened() {
+    let y = Ytt::new().file(
+        "in/t.yml",
+        "#@ load(\"@ytt:data\", \"data\")\nfiles: #@ data.list()\n",
+    );
+    let fifo = y.path().join("in/stray.fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: mkfifo is not available");
+        return;
+    }
+    assert_eq!(y.run(&["-f", "in"]).ok(), "files:\n- stray.fifo\n- t.yml\n");
+    assert_eq!(y.run(&["-f", "in/stray.fifo"]).ok(), "");
+    assert_eq!(
+        y.run(&["-f", "in", "--files-inspect"]).ok(),
+        "- stray.fifo\n- t.yml\n"
+    );
+    let y = y.file(
+        "in/t.yml",
+        "#@ load(\"@ytt:data\", \"data\")\nx: #@ data.read(\"stray.fifo\")\n",
+    );
+    assert!(y
+        .run(&["-f", "in"])
+        .err()
+        .contains("data.read: File 'in/stray.fifo' is not a regular file"));
+    std::fs::remove_file(&fifo).unwrap();
+    let socket = std::os::unix::net::UnixListener::bind(y.path().join("in/s.yml")).unwrap();
+    assert_eq!(
+        y.run(&["-f", "in"]).err(),
+        "ytt: Error: Listing files 'in':\n  Expected file 'in/s.yml' to be a regular file, but was not\n"
+    );
+    drop(socket);
 }
 
 #[test]
@@ -318,5 +453,39 @@ fn yaml_that_is_not_utf8_is_refused_never_dropped() {
             .starts_with("ytt: Error: Extracting data value from file:\n  Unmarshaling YAML data values file 'stdin.yml': yaml: "),
         "{}",
         out.stderr
+    );
+}
+
+/// Rule (measured): a file name is bytes, as the reference takes it: one that is not
+/// UTF-8, found in a directory or given as an argument, is opened, listed (as
+/// `!!binary`, as any such string), and written back under the same bytes.
+#[test]
+fn file_names_that_are_not_utf8_are_bytes() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let name = OsStr::from_bytes(b"caf\xe9.yml");
+    let y = Ytt::new().file("in/t.yml", "b: 1\n");
+    std::fs::write(y.path().join("in").join(name), "a: 1\n").unwrap();
+    assert_eq!(y.run(&["-f", "in"]).ok(), "a: 1\n---\nb: 1\n");
+    assert_eq!(
+        y.run(&["-f", "in", "--files-inspect"]).ok(),
+        "- !!binary Y2Fm6S55bWw=\n- t.yml\n"
+    );
+    // given as an argument (the test harness passes arguments as UTF-8: run it here)
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ytt"))
+        .arg("-f")
+        .arg(std::path::Path::new("in").join(name))
+        .arg("--output-files")
+        .arg("out")
+        .current_dir(y.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        (out.status.code(), out.stdout.as_slice()),
+        (Some(0), &b"creating: out/caf\xe9.yml\n"[..])
+    );
+    assert_eq!(
+        std::fs::read(y.path().join("out").join(name)).unwrap(),
+        b"a: 1\n"
     );
 }

@@ -27,10 +27,7 @@ pub fn parse_bulk_in(json: &str) -> Result<Vec<SourceFile>> {
         .files
         .unwrap_or_default()
         .into_iter()
-        .map(|f| SourceFile {
-            rel_path: f.name,
-            data: f.data.into_bytes().into(),
-        })
+        .map(|f| SourceFile::new(f.name, f.data.into_bytes()))
         .collect())
 }
 

@@ -76,6 +76,7 @@ pub fn apply(files: Vec<SourceFile>, marks: &[String]) -> Result<Vec<InputFile>>
             data: f.data,
             for_output: m.for_output,
             exclusive_for_output: m.exclusive_for_output,
+            unread: f.unread,
         })
         .collect())
 }
@@ -118,10 +119,7 @@ mod tests {
     fn src(paths: &[&str]) -> Vec<SourceFile> {
         paths
             .iter()
-            .map(|p| SourceFile {
-                rel_path: (*p).to_owned(),
-                data: Vec::new().into(),
-            })
+            .map(|p| SourceFile::new(*p, Vec::new()))
             .collect()
     }
 

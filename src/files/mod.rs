@@ -18,6 +18,31 @@ pub struct SourceFile {
     /// name of a single file, `stdin.yml`, or the name of `name=path`. `/`-separated.
     pub rel_path: String,
     pub data: Arc<[u8]>,
+    /// Set when `data` has not been read (see [`Unread`]).
+    pub unread: Option<Unread>,
+}
+
+impl SourceFile {
+    pub fn new(rel_path: impl Into<String>, data: impl Into<Arc<[u8]>>) -> SourceFile {
+        SourceFile {
+            rel_path: rel_path.into(),
+            data: data.into(),
+            unread: None,
+        }
+    }
+}
+
+/// A file whose contents were not read when it was found: one that is not a regular file
+/// (a named pipe, what an allowed link leads to), which the reference opens only when its
+/// contents are needed. The host reads it when it is a template (by its kind, after file
+/// marks); a data file is read by `data.read()` only, which cannot read here and reports
+/// `error`.
+#[derive(Clone, Debug)]
+pub struct Unread {
+    /// Where the host finds it.
+    pub path: String,
+    /// What `data.read()` of it reports.
+    pub error: Arc<str>,
 }
 
 /// How a file takes part in a run (by extension, or by `--file-mark type=`).
@@ -107,6 +132,8 @@ pub struct InputFile {
     pub for_output: bool,
     /// `--file-mark path:exclusive-for-output=true`.
     pub exclusive_for_output: bool,
+    /// Set when `data` has not been read (see [`Unread`]).
+    pub unread: Option<Unread>,
 }
 
 impl InputFile {
@@ -120,6 +147,7 @@ impl InputFile {
             data: data.into(),
             for_output: false,
             exclusive_for_output: false,
+            unread: None,
         }
     }
 }

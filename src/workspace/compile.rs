@@ -118,6 +118,12 @@ pub(crate) fn compile_yaml_file(
 /// templates, plain text and Starlark are byte strings; the YAML parser refuses such
 /// bytes with go-yaml's messages, as templates and data values must be UTF-8.
 pub(crate) fn text_of(file: &InputFile) -> anyhow::Result<Cow<'_, str>> {
+    // (the host reads every template it found unread; an embedder may not have)
+    if let Some(unread) = &file.unread {
+        return Err(Diagnostic::new(Kind::Input, unread.error.to_string())
+            .at(Location::new(&file.rel_path, 0))
+            .into());
+    }
     Ok(crate::bytestr::decode(&file.data))
 }
 

@@ -112,6 +112,9 @@ impl<'v> StarlarkValue<'v> for DataFn {
                 let (_, file) = lib
                     .find_from(&self.from_dir, &path)
                     .map_err(|e| err(format!("{name}: {e}")))?;
+                if let Some(unread) = &file.unread {
+                    return Err(err(format!("{name}: {}", unread.error)));
+                }
                 // a byte string, as in ytt: bytes that are not UTF-8 are carried
                 Ok(heap.alloc(crate::bytestr::decode(&file.data).as_ref()))
             }

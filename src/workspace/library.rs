@@ -270,6 +270,7 @@ mod tests {
             is_library: false,
             for_output: false,
             exclusive_for_output: false,
+            unread: None,
         })
     }
 

@@ -2,9 +2,7 @@
 //! `--data-values-env`, `--data-values-env-yaml`) turned into values for the workspace,
 //! in the reference's precedence order: by flag kind, not by position.
 
-use std::path::Path;
-
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 
 use super::options::DataValuesOptions;
 use crate::files::{self, SourceOptions};
@@ -14,8 +12,9 @@ use ytt::workspace::CliValues;
 use ytt::yaml::parser::ParseOptions;
 use ytt::yaml::{FileNames, Node};
 
-/// The data values of the command line. Files are read under the rules of every input
-/// (`files::read_input`: the symlink policy of `sources`, regular files and pipes only).
+/// The data values of the command line. Files are found and read under the rules of every
+/// input (`files::find`, `files::read`: the symlink policy of `sources`, regular files and
+/// pipes only).
 /// Values parsed from YAML are positioned in the run's file `names`.
 pub fn cli_values(
     opts: &DataValuesOptions,
@@ -46,7 +45,12 @@ pub fn cli_values(
     }
     for kv in &opts.kv_files {
         let (library, path, file) = split_kv(kv)?;
-        let bytes = read_path(file, sources)?;
+        let bytes = value_file(file, sources).map_err(|e| {
+            anyhow!(
+                "Extracting data value from file:\n{}",
+                indent(&format!("{e:#}"), 2)
+            )
+        })?;
         // a string value holds the file's bytes, UTF-8 or not (see `ytt::bytestr`)
         let text = ytt::bytestr::decode_vec(bytes);
         out.push(CliValues::KeyValue {
@@ -60,15 +64,22 @@ pub fn cli_values(
     Ok(out)
 }
 
-fn read_path(path: &str, sources: &SourceOptions) -> Result<Vec<u8>> {
+/// `--data-value-file key=path`: the bytes of one file (found as every input is), or of
+/// standard input. A directory holding one file stands for it, as in the reference.
+fn value_file(path: &str, sources: &SourceOptions) -> Result<Vec<u8>> {
     if path == "-" {
         return files::read_stdin();
     }
-    files::read_input(path, sources)
+    let found = files::find(path, sources)
+        .map_err(|e| anyhow!("Finding file '{path}':\n{}", indent(&format!("{e:#}"), 2)))?;
+    let [file] = found.as_slice() else {
+        bail!("Expected '{path}' to be a file, but is a directory");
+    };
+    files::read(&file.path).map_err(|e| anyhow!("Reading file '{path}': {e:#}"))
 }
 
 /// `--data-values-file [@lib:]path`: a YAML file, a directory of them (other files are
-/// skipped), or `-`.
+/// skipped), or `-`. Every file is read, what it is (a named pipe too).
 fn values_file(
     spec: &str,
     yaml: &ParseOptions,
@@ -82,22 +93,19 @@ fn values_file(
         let bytes =
             files::read_stdin().map_err(|e| anyhow!("Reading file 'stdin.yml':\n  {e:#}"))?;
         inputs.push(("stdin.yml".to_owned(), bytes));
-    } else if Path::new(path).is_dir() {
-        // a link to a directory is allowed as a link to a file is
-        files::read_input_dir_check(path, sources)?;
-        let is_yaml = |name: &str| name.ends_with(".yml") || name.ends_with(".yaml");
-        let mut found = Vec::new();
-        files::walk_dir(Path::new(path), "", sources, &is_yaml, &mut found)?;
-        for f in found {
-            inputs.push((
-                format!("{}/{}", path.trim_end_matches('/'), f.rel_path),
-                f.data.to_vec(),
-            ));
-        }
     } else {
-        let bytes = files::read_input(path, sources)
-            .map_err(|e| anyhow!("Reading file '{path}':\n  {e:#}"))?;
-        inputs.push((path.to_owned(), bytes));
+        let found = files::find(path, sources)
+            .map_err(|e| anyhow!("Find files '{path}':\n{}", indent(&format!("{e:#}"), 2)))?;
+        let given = matches!(found.as_slice(), [f] if f.path == path);
+        let is_yaml = |name: &str| name.ends_with(".yml") || name.ends_with(".yaml");
+        for f in found {
+            if !given && !is_yaml(&f.rel_path) {
+                continue;
+            }
+            let bytes = files::read(&f.path)
+                .map_err(|e| anyhow!("Reading file '{}': {e:#}", f.rel_path))?;
+            inputs.push((f.path, bytes));
+        }
     }
     let mut out = Vec::new();
     for (name, bytes) in inputs {

@@ -22,8 +22,12 @@ pub fn run(flags: &FmtFlags) -> Result<()> {
         if FileKind::from_path(&f.rel_path) != FileKind::YamlTemplate {
             continue;
         }
+        let data = match &f.unread {
+            Some(unread) => files::read(&unread.path)?.into(),
+            None => f.data,
+        };
         // bytes that are not UTF-8 are carried, for the parser to refuse (as for templates)
-        let text = ytt::bytestr::decode(&f.data);
+        let text = ytt::bytestr::decode(&data);
         let formatted = ytt::fmt::format_text(&text, &opts)
             .map_err(|e| anyhow!("Unmarshaling YAML template '{}': {e}", f.rel_path))?;
         out.push_str(&formatted);

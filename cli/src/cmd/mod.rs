@@ -29,6 +29,12 @@ pub const STACK_SIZE: usize = ytt::workspace::RUN_STACK;
 /// Runs `ytt` with `args` (program name first). Errors are to be printed by the caller as
 /// `ytt: Error: {err:#}` with exit code 1.
 pub fn run(args: Vec<OsString>) -> Result<()> {
+    // arguments are bytes, as the reference takes them: those that are not UTF-8 (a file
+    // name, a value) are carried as text (`files::path_of_text` finds the file again)
+    let args: Vec<OsString> = args
+        .iter()
+        .map(|a| OsString::from(crate::files::text_of_os(a)))
+        .collect();
     let mut command = Cli::command();
     let matches = match command.try_get_matches_from_mut(args.clone()) {
         Ok(m) => m,

@@ -107,7 +107,7 @@ pub fn write(opts: &OutputOptions, out: RunOutput) -> Result<()> {
             empty_first,
         };
         let log = outdir.write()?;
-        write_stdout(log.as_bytes())?;
+        write_stdout(&ytt::bytestr::encode(&log))?;
         return Ok(());
     }
 

@@ -29,7 +29,8 @@ pub fn run(opts: Options) -> Result<()> {
 fn run_inner(opts: &Options) -> Result<()> {
     let sources = read_inputs(opts)?;
     if opts.data_values.schema_inspect {
-        let inputs = marks::apply(sources, &opts.files.file_marks)?;
+        let mut inputs = marks::apply(sources, &opts.files.file_marks)?;
+        files::read_unread(&mut inputs)?;
         return schema_inspect(opts, inputs);
     }
     let result = evaluate(opts, sources);
@@ -50,10 +51,12 @@ fn read_inputs(opts: &Options) -> Result<Vec<SourceFile>> {
 }
 
 fn evaluate(opts: &Options, sources: Vec<SourceFile>) -> Result<RunOutput> {
-    let inputs = marks::apply(sources, &opts.files.file_marks)?;
+    let mut inputs = marks::apply(sources, &opts.files.file_marks)?;
     if opts.files.files_inspect {
         return Ok(files_inspect(&inputs));
     }
+    // what the run templates is read now (a named pipe, a link not to a regular file)
+    files::read_unread(&mut inputs)?;
     // the YAML of a run (files and flags) shares one alias-expansion budget
     let yaml = ParseOptions {
         strict: opts.strict,

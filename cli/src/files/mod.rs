@@ -10,8 +10,8 @@ pub mod outdir;
 mod platform;
 pub mod source;
 
-pub use platform::text_of_os;
-pub use source::{collect, read_input, read_input_dir_check, read_stdin, walk_dir, SourceOptions};
+pub use platform::{path_of_text, text_of_os};
+pub use source::{collect, find, read, read_stdin, read_unread, Found, SourceOptions};
 
 /// Formats an I/O error the way Go's `os` package does (`stat x: no such file or directory`).
 pub(crate) fn go_io_error(op: &str, path: &str, err: &std::io::Error) -> String {

@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Result};
 
-use super::{go_io_error, platform};
+use super::go_io_error;
+use super::platform::{self, path_of_text};
 
 /// Refuses an output relative path that is empty, absolute or climbs out of the output
 /// directory with `..`.
@@ -110,7 +111,7 @@ impl OutputDirectory {
         let result = self.write_inner(&mut created);
         if result.is_err() {
             if self.empty_first {
-                let _ = fs::remove_dir_all(&self.dir);
+                let _ = fs::remove_dir_all(path_of_text(&self.dir));
             } else {
                 for p in created.iter().rev() {
                     if p.is_dir() {
@@ -126,7 +127,7 @@ impl OutputDirectory {
 
     fn write_inner(&self, created: &mut Vec<PathBuf>) -> Result<String> {
         if self.empty_first {
-            match fs::remove_dir_all(&self.dir) {
+            match fs::remove_dir_all(path_of_text(&self.dir)) {
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
                 Err(e) => bail!(
@@ -135,12 +136,12 @@ impl OutputDirectory {
                 ),
             }
         }
-        create_dirs(Path::new(&self.dir), created)?;
+        create_dirs(&path_of_text(&self.dir), created)?;
         let mut log = String::new();
         for (rel, content) in &self.files {
             let dest = go_join(&self.dir, rel);
             log.push_str(&format!("creating: {dest}\n"));
-            let dest_path = Path::new(&dest);
+            let dest_path = path_of_text(&dest);
             if let Some(parent) = dest_path.parent() {
                 create_dirs(parent, created)?;
             }
@@ -153,10 +154,10 @@ impl OutputDirectory {
                     .create(true)
                     .truncate(true),
             )
-            .open(dest_path)
+            .open(&dest_path)
             .map_err(|e| anyhow!("Writing file '{dest}': {}", go_io_error("open", &dest, &e)))?;
             if !existed {
-                created.push(dest_path.to_path_buf());
+                created.push(dest_path.clone());
             }
             f.write_all(content).map_err(|e| {
                 anyhow!("Writing file '{dest}': {}", go_io_error("write", &dest, &e))
@@ -169,13 +170,12 @@ impl OutputDirectory {
 /// Refuses to write `rel` under `dir` through a symbolic link inside `dir` (a directory
 /// on the way, or the file itself): it could lead anywhere. `dir` itself may be a link.
 fn refuse_links_inside(dir: &str, rel: &str) -> Result<()> {
-    let mut path = PathBuf::from(dir);
+    let mut path = dir.to_owned();
     for part in go_clean(rel).split('/') {
-        path.push(part);
-        match fs::symlink_metadata(&path) {
+        path = format!("{}/{part}", path.trim_end_matches('/'));
+        match fs::symlink_metadata(path_of_text(&path)) {
             Ok(m) if m.file_type().is_symlink() => bail!(
-                "Expected output path '{}' to not be a symbolic link (refusing to write through it, outside of the output directory)",
-                path.display()
+                "Expected output path '{path}' to not be a symbolic link (refusing to write through it, outside of the output directory)"
             ),
             Ok(_) => {}
             // nothing there yet: nothing below it either
@@ -222,7 +222,7 @@ fn check_emptiable(dir: &str) -> Result<()> {
     if cleaned == "/" || cleaned == "." || cleaned.split('/').all(|c| c == "..") {
         return Err(refuse());
     }
-    if let (Ok(target), Ok(cwd)) = (fs::canonicalize(dir), std::env::current_dir()) {
+    if let (Ok(target), Ok(cwd)) = (fs::canonicalize(path_of_text(dir)), std::env::current_dir()) {
         let cwd = fs::canonicalize(&cwd).unwrap_or(cwd);
         if target == Path::new("/") || cwd.starts_with(&target) {
             return Err(refuse());

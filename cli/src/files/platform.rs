@@ -1,7 +1,8 @@
 //! What differs between Unix and other systems in reading inputs and writing outputs.
 
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::fs::{DirBuilder, FileType, OpenOptions};
+use std::path::PathBuf;
 
 /// An OS string (an argument, a file name, an environment variable) as text. On Unix it
 /// is bytes, as the reference takes it: bytes that are not UTF-8 are carried
@@ -15,6 +16,19 @@ pub fn text_of_os(s: &OsStr) -> String {
     #[cfg(not(unix))]
     {
         s.to_string_lossy().into_owned()
+    }
+}
+
+/// The path that text made by [`text_of_os`] (or typed as UTF-8) names.
+pub fn path_of_text(s: &str) -> PathBuf {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStringExt;
+        PathBuf::from(OsString::from_vec(ytt::bytestr::encode(s).into_owned()))
+    }
+    #[cfg(not(unix))]
+    {
+        PathBuf::from(OsString::from(s))
     }
 }
 

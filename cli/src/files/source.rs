@@ -1,17 +1,33 @@
-//! `-f` arguments → files: paths, directories (walked recursively, sorted within each
-//! argument), `-` (standard input, named `stdin.yml`), `name=path`, and the rules every
-//! input file is read under (`-f`, `--data-values-file`, `--data-value-file`): the
-//! symlink policy, regular files and named pipes only, a size limit.
+//! Input files on disk, found and read under one set of rules for every input flag (`-f`,
+//! `--data-values-file`, `--data-value-file`), as the reference finds them:
+//!
+//! - a path given is checked first: a symbolic link must be allowed ([`check_symlink`])
+//!   and is a file, whatever it leads to (`link/` names the directory a link leads to);
+//!   a directory is walked;
+//! - a directory is listed whole (`Listing files 'dir':`), each directory's entries by
+//!   name: subdirectories are walked, every symbolic link must be allowed whatever it is
+//!   named and is never followed into a directory, regular files and named pipes are
+//!   files, anything else (a socket, a device) is refused;
+//! - a regular file is read at once; anything else (a named pipe, what an allowed link
+//!   leads to) is read only when its contents are needed, as the reference opens it: a
+//!   `-f` file when it is a template ([`read_unread`]), a data values file always. What
+//!   is read is a regular file or a named pipe, never a device, and at most
+//!   [`MAX_INPUT_BYTES`].
+//!
+//! Paths are text: bytes that are not UTF-8 (a file name, an argument) are carried
+//! (`ytt::bytestr`) and turned back into the bytes they stand for on disk.
 
 use std::fs;
 use std::io::Read;
-use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{anyhow, bail, Result};
 
+use super::outdir::go_clean;
 use super::{go_io_error, platform};
+use ytt::diagnostic::indent;
 pub use ytt::files::SourceFile;
+use ytt::files::{FileKind, InputFile, Unread};
 
 /// The name standard input gets when no `name=-` is given.
 pub const STDIN_NAME: &str = "stdin.yml";
@@ -30,9 +46,9 @@ static STDIN_READ: AtomicBool = AtomicBool::new(false);
 /// far smaller, and an endless stream is refused instead of read until memory runs out.
 pub const MAX_INPUT_BYTES: u64 = 256 << 20;
 
-/// Reads `r` whole, refusing more than [`MAX_INPUT_BYTES`].
-/// Reads at most [`MAX_INPUT_BYTES`]; `size` (what the file's metadata says, 0 when
-/// unknown) sizes the buffer, so that a large file is not copied as the buffer grows.
+/// Reads `r` whole, refusing more than [`MAX_INPUT_BYTES`]; `size` (what the file's
+/// metadata says, 0 when unknown) sizes the buffer, so that a large file is not copied as
+/// the buffer grows.
 fn read_limited(mut r: impl Read, name: &str, size: u64) -> Result<Vec<u8>> {
     let mut buf = Vec::with_capacity(size.min(MAX_INPUT_BYTES) as usize + 1);
     r.by_ref()
@@ -59,28 +75,172 @@ pub fn read_stdin() -> Result<Vec<u8>> {
     read_limited(std::io::stdin().lock(), "/dev/stdin", 0)
 }
 
-/// Reads a file named by an input flag: a symbolic link only when the symlink policy
-/// allows its destination; then only a regular file or a named pipe (standard input as
-/// `/dev/stdin`, process substitution such as `<(cmd)`) — never a device such as
-/// `/dev/zero` — and no more than [`MAX_INPUT_BYTES`].
-pub fn read_input(path: &str, opts: &SourceOptions) -> Result<Vec<u8>> {
-    fs::symlink_metadata(path)
-        .map_err(|e| anyhow!("Checking file '{path}': {}", go_io_error("lstat", path, &e)))?;
-    check_symlink(Path::new(path), opts)?;
-    let meta = fs::metadata(path)
-        .map_err(|e| anyhow!("Checking file '{path}': {}", go_io_error("stat", path, &e)))?;
-    check_file_type(path, &meta.file_type())?;
-    read_file(path)
+/// A file found on disk, not read yet.
+#[derive(Debug)]
+pub struct Found {
+    /// The name it goes by: its path inside the directory given (`/`-separated), or the
+    /// base name of the path given.
+    pub rel_path: String,
+    /// Its path on disk.
+    pub path: String,
+    /// A regular file (through a link or not), read at once; anything else is read only
+    /// when its contents are needed.
+    pub regular: bool,
 }
 
-/// Checks a directory named by an input flag against the symlink policy (it may be a
-/// link); its files are then read with [`walk_dir`].
-pub fn read_input_dir_check(path: &str, opts: &SourceOptions) -> Result<()> {
-    check_symlink(Path::new(path), opts)
+impl Found {
+    /// The file with its contents when it is a regular file, else unread.
+    fn into_source(self) -> Result<SourceFile> {
+        if self.regular {
+            return Ok(SourceFile::new(self.rel_path, read(&self.path)?));
+        }
+        // what `data.read()` reports: the reference's error when reading cannot work
+        let error = match fs::metadata(platform::path_of_text(&self.path)) {
+            Ok(m) if m.is_dir() => read(&self.path).err(),
+            _ => None,
+        }
+        .map_or_else(
+            || {
+                format!(
+                    "File '{}' is not a regular file (a named pipe, or what a link leads to): it is read only when it is a template",
+                    self.path
+                )
+            },
+            |e| format!("{e:#}"),
+        );
+        Ok(SourceFile {
+            rel_path: self.rel_path,
+            data: Vec::new().into(),
+            unread: Some(Unread {
+                path: self.path,
+                error: error.into(),
+            }),
+        })
+    }
+}
+
+/// The files a path given on the command line names: the files of a directory (walked),
+/// or the file itself. Errors name the path as the reference does (`Checking file …`,
+/// `Checking symlink file …`, `Listing files …`).
+pub fn find(path: &str, opts: &SourceOptions) -> Result<Vec<Found>> {
+    let disk = platform::path_of_text(path);
+    let lmeta = fs::symlink_metadata(&disk)
+        .map_err(|e| anyhow!("Checking file '{path}': {}", go_io_error("lstat", path, &e)))?;
+    let link = lmeta.file_type().is_symlink();
+    if link {
+        check_symlink(path, opts)?;
+    }
+    if link {
+        // a file, whatever it leads to, as in a directory: never walked into (a
+        // dangling link fails when it is read, if it is)
+        let regular = fs::metadata(&disk).is_ok_and(|m| m.is_file());
+        return Ok(vec![Found {
+            rel_path: base_name(path),
+            path: path.to_owned(),
+            regular,
+        }]);
+    }
+    if lmeta.is_dir() {
+        let mut found = Vec::new();
+        list_dir(path, "", opts, &mut found)
+            .map_err(|e| anyhow!("Listing files '{path}':\n{}", indent(&format!("{e:#}"), 2)))?;
+        // each directory's files in the order of their relative paths
+        found.sort_by(|a, b| a.rel_path.cmp(&b.rel_path));
+        return Ok(found);
+    }
+    let ft = lmeta.file_type();
+    if !ft.is_file() && !platform::is_fifo(&ft) {
+        bail!("Expected file '{path}' to be a regular file, but was not");
+    }
+    Ok(vec![Found {
+        rel_path: base_name(path),
+        path: path.to_owned(),
+        regular: ft.is_file(),
+    }])
+}
+
+/// Lists the files under directory `dir` into `out` (see the module's rules), named
+/// `rel_prefix/…`.
+fn list_dir(dir: &str, rel_prefix: &str, opts: &SourceOptions, out: &mut Vec<Found>) -> Result<()> {
+    let entries = fs::read_dir(platform::path_of_text(dir))
+        .map_err(|e| anyhow!("{}", go_io_error("open", dir, &e)))?;
+    let mut names = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| anyhow!("{}", go_io_error("readdirent", dir, &e)))?;
+        names.push(platform::text_of_os(&entry.file_name()));
+    }
+    names.sort_by(|a, b| ytt::bytestr::encode(a).cmp(&ytt::bytestr::encode(b)));
+    for name in names {
+        // (joined as Go's `filepath.Join`: cleaned)
+        let path = go_clean(&format!("{dir}/{name}"));
+        let rel_path = if rel_prefix.is_empty() {
+            name
+        } else {
+            format!("{rel_prefix}/{name}")
+        };
+        let disk = platform::path_of_text(&path);
+        let lmeta = fs::symlink_metadata(&disk).map_err(|e| {
+            anyhow!(
+                "Checking file '{path}': {}",
+                go_io_error("lstat", &path, &e)
+            )
+        })?;
+        let ft = lmeta.file_type();
+        let regular = if ft.is_dir() {
+            list_dir(&path, &rel_path, opts, out)?;
+            continue;
+        } else if ft.is_symlink() {
+            // never followed into a directory
+            check_symlink(&path, opts)?;
+            fs::metadata(&disk).is_ok_and(|m| m.is_file())
+        } else if ft.is_file() || platform::is_fifo(&ft) {
+            ft.is_file()
+        } else {
+            bail!("Expected file '{path}' to be a regular file, but was not");
+        };
+        out.push(Found {
+            rel_path,
+            path,
+            regular,
+        });
+    }
+    Ok(())
+}
+
+/// Reads a file: a regular file or a named pipe (through a link or not), never a
+/// directory or a device, and no more than [`MAX_INPUT_BYTES`]. Errors are the
+/// reference's (`open x: no such file or directory`, `read x: is a directory`).
+pub fn read(path: &str) -> Result<Vec<u8>> {
+    let f = fs::File::open(platform::path_of_text(path))
+        .map_err(|e| anyhow!("{}", go_io_error("open", path, &e)))?;
+    let meta = f
+        .metadata()
+        .map_err(|e| anyhow!("{}", go_io_error("stat", path, &e)))?;
+    let ft = meta.file_type();
+    if ft.is_dir() {
+        let e = std::io::Error::from(std::io::ErrorKind::IsADirectory);
+        bail!("{}", go_io_error("read", path, &e));
+    }
+    if !ft.is_file() && !platform::is_fifo(&ft) {
+        bail!("Expected file '{path}' to be a regular file, but was not");
+    }
+    read_limited(f, path, meta.len()).map_err(|e| anyhow!("Reading file '{path}': {e:#}"))
+}
+
+/// Reads the files found unread whose contents the run needs: those that are templates
+/// (by kind, after file marks). A data file stays unread (`data.read()` of it fails).
+pub fn read_unread(files: &mut [InputFile]) -> Result<()> {
+    for f in files.iter_mut().filter(|f| f.kind != FileKind::Data) {
+        if let Some(unread) = f.unread.take() {
+            f.data = read(&unread.path)?.into();
+        }
+    }
+    Ok(())
 }
 
 /// Collects the files named by `-f` arguments, in command-line order (each directory's
-/// files sorted by relative path).
+/// files sorted by relative path): `path`, `name=path` (one file renamed), `-` (standard
+/// input, `stdin.yml` unless named).
 pub fn collect(args: &[String], opts: &SourceOptions) -> Result<Vec<SourceFile>> {
     let mut out = Vec::new();
     for arg in args {
@@ -102,10 +262,7 @@ fn collect_one(arg: &str, opts: &SourceOptions, out: &mut Vec<SourceFile>) -> Re
     if path == "-" {
         let name = name.unwrap_or(STDIN_NAME).to_owned();
         let data = read_stdin().map_err(|e| anyhow!("Reading file '{name}':\n  {e}"))?;
-        out.push(SourceFile {
-            rel_path: name,
-            data: data.into(),
-        });
+        out.push(SourceFile::new(name, data));
         return Ok(());
     }
 
@@ -115,30 +272,16 @@ fn collect_one(arg: &str, opts: &SourceOptions, out: &mut Vec<SourceFile>) -> Re
         );
     }
 
-    // the path itself first (a dangling link is reported by the `stat` that follows)
-    fs::symlink_metadata(path)
-        .map_err(|e| anyhow!("Checking file '{path}': {}", go_io_error("lstat", path, &e)))?;
-    let meta = fs::metadata(path)
-        .map_err(|e| anyhow!("Checking file '{path}': {}", go_io_error("stat", path, &e)))?;
-
-    if meta.is_dir() {
-        check_symlink(Path::new(path), opts)?;
-        let mut group = Vec::new();
-        walk_dir(Path::new(path), "", opts, &|_| true, &mut group)?;
-        group.sort_by(|a: &SourceFile, b| a.rel_path.cmp(&b.rel_path));
-        out.extend(group);
-        return Ok(());
+    let mut found = find(path, opts)?;
+    // a name given renames the one file a path names (a directory's files keep theirs)
+    if let (Some(name), [single]) = (name, found.as_mut_slice()) {
+        if single.path == path {
+            single.rel_path = name.to_owned();
+        }
     }
-
-    let rel_path = match name {
-        Some(n) => n.to_owned(),
-        None => base_name(path),
-    };
-    let data = read_input(path, opts)?;
-    out.push(SourceFile {
-        rel_path,
-        data: data.into(),
-    });
+    for f in found {
+        out.push(f.into_source()?);
+    }
     Ok(())
 }
 
@@ -150,148 +293,121 @@ fn base_name(path: &str) -> String {
     }
 }
 
-/// Reads a file already checked (`check_symlink`, `check_file_type`).
-fn read_file(path: &str) -> Result<Vec<u8>> {
-    let f = fs::File::open(path)
-        .map_err(|e| anyhow!("Reading file '{path}': {}", go_io_error("open", path, &e)))?;
-    let size = f.metadata().map_or(0, |m| m.len());
-    read_limited(f, path, size).map_err(|e| anyhow!("Reading file '{path}': {e:#}"))
-}
-
-fn check_file_type(path: &str, ft: &fs::FileType) -> Result<()> {
-    if ft.is_file() || platform::is_fifo(ft) {
-        Ok(())
-    } else if ft.is_dir() {
-        bail!("Expected file '{path}' to be a regular file or a named pipe, but it is a directory")
-    } else {
-        bail!("Expected file '{path}' to be a regular file, but was not")
-    }
-}
-
-/// The files under `dir` (recursively, each directory sorted by name) whose name `keep`
-/// accepts, read under the same rules as any input (see [`read_input`]); symbolic links
-/// to directories are not followed, so no directory is walked twice.
-pub fn walk_dir(
-    dir: &Path,
-    rel_prefix: &str,
-    opts: &SourceOptions,
-    keep: &dyn Fn(&str) -> bool,
-    out: &mut Vec<SourceFile>,
-) -> Result<()> {
-    let dir_str = dir.to_string_lossy();
-    let entries = fs::read_dir(dir).map_err(|e| {
-        anyhow!(
-            "Walking directory '{dir_str}': {}",
-            go_io_error("open", &dir_str, &e)
-        )
-    })?;
-    let mut names = Vec::new();
-    for entry in entries {
-        let entry = entry.map_err(|e| {
-            anyhow!(
-                "Walking directory '{dir_str}': {}",
-                go_io_error("readdirent", &dir_str, &e)
-            )
-        })?;
-        names.push(entry.file_name());
-    }
-    names.sort();
-    for name in names {
-        let name_str = name.to_string_lossy().into_owned();
-        let full = dir.join(&name);
-        let full_str = full.to_string_lossy().into_owned();
-        let rel = if rel_prefix.is_empty() {
-            name_str
-        } else {
-            format!("{rel_prefix}/{name_str}")
-        };
-        let lmeta = fs::symlink_metadata(&full).map_err(|e| {
-            anyhow!(
-                "Checking file '{full_str}': {}",
-                go_io_error("lstat", &full_str, &e)
-            )
-        })?;
-        let ft = lmeta.file_type();
-        if ft.is_dir() {
-            walk_dir(&full, &rel, opts, keep, out)?;
-            continue;
-        }
-        if !keep(&rel) {
-            continue;
-        }
-        let ft = if ft.is_symlink() {
-            check_symlink(&full, opts)?;
-            fs::metadata(&full)
-                .map_err(|e| {
-                    anyhow!(
-                        "Checking file '{full_str}': {}",
-                        go_io_error("stat", &full_str, &e)
-                    )
-                })?
-                .file_type()
-        } else {
-            ft
-        };
-        // Symlinked directories are not followed.
-        check_file_type(&full_str, &ft)?;
-        let data = read_file(&full_str)?;
-        out.push(SourceFile {
-            rel_path: rel,
-            data: data.into(),
-        });
-    }
-    Ok(())
-}
-
-/// A symlink is accepted when every symlink is allowed, when it leads to a named pipe
-/// (`/dev/stdin`, process substitution), or when its fully resolved destination is inside
-/// one of the allowed destinations.
-fn check_symlink(path: &Path, opts: &SourceOptions) -> Result<()> {
-    let path_str = path.to_string_lossy();
-    let lmeta = match fs::symlink_metadata(path) {
-        Ok(m) => m,
-        Err(e) => bail!(
-            "Checking file '{path_str}': {}",
-            go_io_error("lstat", &path_str, &e)
-        ),
-    };
-    if !lmeta.file_type().is_symlink() || opts.allow_all_symlink_destinations {
+/// The symlink policy, for every link met, given or found in a directory: a link is
+/// followed when every destination is allowed, when it leads to a named pipe
+/// (`/dev/stdin`, process substitution `<(cmd)`), or when its destination — resolved as
+/// Go's `filepath.EvalSymlinks` resolves it, and made absolute — is an allowed
+/// destination or inside one (each made absolute, not resolved). The errors are the
+/// reference's, naming the destination as resolved (`'in/l1' -> 'in'`).
+fn check_symlink(path: &str, opts: &SourceOptions) -> Result<()> {
+    if opts.allow_all_symlink_destinations {
         return Ok(());
     }
-    if let Ok(m) = fs::metadata(path) {
-        if platform::is_fifo(&m.file_type()) {
-            return Ok(());
-        }
+    if fs::metadata(platform::path_of_text(path)).is_ok_and(|m| platform::is_fifo(&m.file_type())) {
+        return Ok(());
     }
-    let dest = fs::canonicalize(path).map_err(|e| {
-        anyhow!(
-            "Checking symlink file '{path_str}':\n  {}",
-            go_io_error("lstat", &path_str, &e)
-        )
+    let fail = |msg: String| anyhow!("Checking symlink file '{path}':\n{}", indent(&msg, 2));
+    let dest = eval_symlinks(path).map_err(|e| match e {
+        // (the reference puts an error that is not an I/O error on a line of its own)
+        Eval::TooManyLinks => fail("Eval symlink:\n  EvalSymlinks: too many links".into()),
+        Eval::Io(e) => fail(format!("Eval symlink: {e}")),
     })?;
-    for allowed in &opts.allow_symlink_destinations {
-        let allowed_path = canonical_or_absolute(Path::new(allowed));
-        if dest.starts_with(&allowed_path) {
-            return Ok(());
-        }
+    let at = absolute(&dest);
+    let allowed = opts.allow_symlink_destinations.iter().any(|a| {
+        let a = absolute(a);
+        a == "/" || at == a || at.strip_prefix(&a).is_some_and(|r| r.starts_with('/'))
+    });
+    if allowed {
+        return Ok(());
     }
-    bail!(
-        "Checking symlink file '{path_str}':\n  Expected symlink file '{path_str}' -> '{}' to be allowed, but was not. Symlinks are disallowed as a security feature, use `--allow-symlink-destination` flags to override",
-        dest.display()
-    )
+    Err(fail(format!(
+        "Expected symlink file '{path}' -> '{dest}' to be allowed, but was not (hint: symlinks are disallowed as a security feature, use '--allow-symlink-destination' flags to override)"
+    )))
 }
 
-fn canonical_or_absolute(p: &Path) -> PathBuf {
-    if let Ok(c) = fs::canonicalize(p) {
-        return c;
+/// Why a link's destination could not be resolved.
+enum Eval {
+    TooManyLinks,
+    Io(String),
+}
+
+/// Go's `filepath.EvalSymlinks`: `path` with the links on its way replaced by their
+/// destinations, one component at a time (a relative destination replaces the link's
+/// name), then cleaned; relative when `path` is and no destination is absolute. A `..`
+/// removes the component before it, except where none is left (it is kept: `in/..`),
+/// and the error names the path built so far (`lstat in/../t.yml`).
+fn eval_symlinks(path: &str) -> Result<String, Eval> {
+    const MAX_LINKS: usize = 255;
+    let root = |p: &str| usize::from(p.starts_with('/'));
+    let mut vol_len = root(path);
+    let mut dest = path[..vol_len].to_owned();
+    let mut rest = path[vol_len..].to_owned();
+    let mut links = 0;
+    loop {
+        let trimmed = rest.trim_start_matches('/');
+        let Some(part) = trimmed.split('/').next().filter(|p| !p.is_empty()) else {
+            break;
+        };
+        let part = part.to_owned();
+        let after = trimmed[part.len()..].to_owned();
+        rest.clone_from(&after);
+        if part == "." {
+            continue;
+        }
+        if part == ".." {
+            match dest[vol_len..].rfind('/').map(|r| r + vol_len) {
+                Some(r) if &dest[r + 1..] != ".." => dest.truncate(r),
+                _ => {
+                    if dest.len() > vol_len {
+                        dest.push('/');
+                    }
+                    dest.push_str("..");
+                }
+            }
+            continue;
+        }
+        if !dest.is_empty() && !dest.ends_with('/') {
+            dest.push('/');
+        }
+        dest.push_str(&part);
+        let disk = platform::path_of_text(&dest);
+        let meta =
+            fs::symlink_metadata(&disk).map_err(|e| Eval::Io(go_io_error("lstat", &dest, &e)))?;
+        if !meta.file_type().is_symlink() {
+            if !meta.is_dir() && !after.trim_start_matches('/').is_empty() {
+                return Err(Eval::Io("not a directory".into()));
+            }
+            continue;
+        }
+        links += 1;
+        if links > MAX_LINKS {
+            return Err(Eval::TooManyLinks);
+        }
+        let target =
+            fs::read_link(&disk).map_err(|e| Eval::Io(go_io_error("readlink", &dest, &e)))?;
+        let target = platform::text_of_os(target.as_os_str());
+        rest = format!("{target}{after}");
+        if target.starts_with('/') {
+            dest = "/".into();
+            vol_len = 1;
+        } else {
+            // the link's name is replaced by its destination
+            let r = dest[vol_len..].rfind('/').map_or(vol_len, |r| r + vol_len);
+            dest.truncate(r);
+        }
     }
-    if p.is_absolute() {
-        p.to_path_buf()
-    } else {
-        std::env::current_dir()
-            .map(|d| d.join(p))
-            .unwrap_or_else(|_| p.to_path_buf())
+    Ok(go_clean(&dest))
+}
+
+/// `path` made absolute from the current directory, cleaned (links are not resolved).
+fn absolute(path: &str) -> String {
+    if path.starts_with('/') {
+        return go_clean(path);
     }
+    let cwd = std::env::current_dir()
+        .map(|d| platform::text_of_os(d.as_os_str()))
+        .unwrap_or_default();
+    go_clean(&format!("{cwd}/{path}"))
 }
 
 #[cfg(test)]
