@@ -457,3 +457,95 @@ fn lists_read_from_data_values_can_be_changed() {
         "names:\n- a\n- b\ninner:\n- 1\n- 2\nagain:\n- a\n"
     );
 }
+
+/// Rule (measured): `--data-values-file` takes `-f`'s file arguments, `[@lib:][name=]path`:
+/// the one file `path` names goes by `name` (in messages and in the `from:` of a report;
+/// a directory's files keep their paths in it), a second `=` is an error under
+/// `Find files`, and `name=-` names standard input. Real configurations pass process
+/// substitution so (`sensitive.yml=<(sops -d …)`): a named pipe behind a link.
+#[test]
+fn data_values_files_may_be_renamed() {
+    let y = Ytt::new()
+        .file(
+            "t.yml",
+            "#@ load(\"@ytt:data\", \"data\")\na: #@ data.values.a\n",
+        )
+        .file(
+            "schema.yml",
+            "#@data/values-schema\n---\n#@schema/validation min=10\na: 20\n",
+        )
+        .file("values/prod.yml", "a: 1\n")
+        .file("values/bad.yml", "a: [\n");
+    let base = ["-f", "t.yml", "-f", "schema.yml", "--data-values-file"];
+    let run = |arg: &str| y.run(&[&base[..], &[arg]].concat());
+    assert!(run("sensitive.yml=values/prod.yml")
+        .err()
+        .contains("  a\n    from: sensitive.yml:1\n"));
+    assert_eq!(
+        run("n.yml=values/bad.yml").err(),
+        "ytt: Error: Extracting data value from file:\n  Unmarshaling YAML data values file 'n.yml': yaml: line 1: did not find expected node content\n"
+    );
+    assert_eq!(
+        run("n.yml=a=values/prod.yml").err(),
+        "ytt: Error: Extracting data value from file:\n  Find files 'n.yml=a=values/prod.yml':\n    Expected file 'n.yml=a=values/prod.yml' to only have single '=' sign to for relative path assignment\n"
+    );
+    assert_eq!(
+        run("n.yml=values/missing.yml").err(),
+        "ytt: Error: Extracting data value from file:\n  Find files 'n.yml=values/missing.yml':\n    Checking file 'values/missing.yml': lstat values/missing.yml: no such file or directory\n"
+    );
+    // a directory's files keep their names; an empty name is none
+    assert!(run("n.yml=values")
+        .err()
+        .contains("data values file 'bad.yml'"));
+    assert!(run("=values/prod.yml").err().contains("from: prod.yml:1"));
+    // standard input, named
+    let out = Ytt::new()
+        .file(
+            "t.yml",
+            "#@ load(\"@ytt:data\", \"data\")\na: #@ data.values.a\n",
+        )
+        .file("v.yml", "#@data/values\n---\na: 0\n")
+        .stdin("a: [\n")
+        .run(&[
+            "-f",
+            "t.yml",
+            "-f",
+            "v.yml",
+            "--data-values-file",
+            "in.yml=-",
+        ]);
+    assert!(out
+        .err()
+        .contains("Unmarshaling YAML data values file 'in.yml'"));
+}
+
+/// A renamed named pipe, as process substitution gives it (`name=<(cmd)`).
+#[test]
+fn a_renamed_data_values_file_may_be_a_pipe() {
+    let y = Ytt::new()
+        .file(
+            "t.yml",
+            "#@ load(\"@ytt:data\", \"data\")\na: #@ data.values.a\n",
+        )
+        .file("v.yml", "#@data/values\n---\na: 0\n");
+    let fifo = y.path().join("decrypted");
+    if !std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        eprintln!("skipped: mkfifo is not available");
+        return;
+    }
+    let writer = std::thread::spawn(move || std::fs::write(fifo, "a: 42\n"));
+    let out = y.run(&[
+        "-f",
+        "t.yml",
+        "-f",
+        "v.yml",
+        "--data-values-file",
+        "sensitive.yml=decrypted",
+    ]);
+    writer.join().unwrap().unwrap();
+    assert_eq!(out.ok(), "a: 42\n");
+}

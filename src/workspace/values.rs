@@ -102,27 +102,26 @@ impl CliValues {
         })
     }
 
-    /// A `--data-values-file` (`path`, as given or found in a directory given): its
-    /// documents, each a plain YAML document of values (comments only: none), positioned
-    /// in the run's file `names` under the file's name.
+    /// A file of `--data-values-file` (`arg`, found as `rel_path`: its base name, its path
+    /// in a directory given, or the name given): its documents, each a plain YAML document
+    /// of values (comments only: none), positioned in the run's file `names` under
+    /// `rel_path`. A file with annotations is refused under the argument as given.
     pub fn from_values_file(
-        path: &str,
+        arg: &str,
+        rel_path: &str,
         bytes: Vec<u8>,
         library: Option<&str>,
         opts: &ParseOptions,
         names: &FileNames,
     ) -> anyhow::Result<Vec<CliValues>> {
-        // messages name the file without its directories (a path that names none: as given)
-        let file_name = std::path::Path::new(path).file_name();
-        let display = file_name.map_or(path.into(), |n| n.to_string_lossy());
-        let display = display.as_ref();
+        let display = rel_path;
         // bytes that are not UTF-8 are carried, for the parser to refuse in go-yaml's words
         let text = crate::bytestr::decode_vec(bytes);
         let ds = crate::yaml::pieces::parse_text(&text, names.id(display), opts)
             .map_err(|e| anyhow!("Unmarshaling YAML data values file '{display}': {e}"))?;
         if crate::template::is_templated(&ds) {
             bail!(
-                "Checking data values file '{path}':\n  Expected to be plain YAML, having no annotations (hint: remove comments starting with `#@`)"
+                "Checking data values file '{arg}':\n  Expected to be plain YAML, having no annotations (hint: remove comments starting with `#@`)"
             );
         }
         let text: Arc<str> = Arc::from(text.as_str());
@@ -435,29 +434,32 @@ mod tests {
     }
 
     #[test]
-    fn a_values_file_is_named_by_its_file_name_and_must_be_plain() {
+    fn a_values_file_is_named_by_its_relative_path_and_must_be_plain() {
         let names = FileNames::default();
         let opts = ParseOptions::default();
-        let read = |path: &str, text: &str| {
-            CliValues::from_values_file(path, text.as_bytes().to_vec(), None, &opts, &names)
+        let read = |arg: &str, rel: &str, text: &str| {
+            CliValues::from_values_file(arg, rel, text.as_bytes().to_vec(), None, &opts, &names)
         };
-        let docs = read("dir/v.yml", "a: 1\n---\n# nothing\n---\nb: 2\n").unwrap();
+        let docs = read("dir", "sub/v.yml", "a: 1\n---\n# nothing\n---\nb: 2\n").unwrap();
         assert_eq!(
             docs.len(),
             2,
             "a document of comments only contributes nothing"
         );
-        assert!(docs.iter().all(|d| d.source() == "v.yml"));
-        let err = read("dir/v.yml", "#@ x = 1\na: 1\n")
+        assert!(docs.iter().all(|d| d.source() == "sub/v.yml"));
+        // annotations: the argument as given; a parse error: the file's relative path
+        let err = read("n.yml=dir/v.yml", "n.yml", "#@ x = 1\na: 1\n")
             .unwrap_err()
             .to_string();
         assert!(
-            err.starts_with("Checking data values file 'dir/v.yml':"),
+            err.starts_with("Checking data values file 'n.yml=dir/v.yml':"),
             "{err}"
         );
-        let err = read("dir/v.yml", "a: [\n").unwrap_err().to_string();
+        let err = read("n.yml=dir/v.yml", "n.yml", "a: [\n")
+            .unwrap_err()
+            .to_string();
         assert!(
-            err.starts_with("Unmarshaling YAML data values file 'v.yml': yaml:"),
+            err.starts_with("Unmarshaling YAML data values file 'n.yml': yaml:"),
             "{err}"
         );
     }

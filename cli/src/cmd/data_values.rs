@@ -78,24 +78,27 @@ fn value_file(path: &str, sources: &SourceOptions) -> Result<Vec<u8>> {
     files::read(&file.path).map_err(|e| anyhow!("Reading file '{path}': {e:#}"))
 }
 
-/// `--data-values-file [@lib:]path`: a YAML file, a directory of them (other files are
-/// skipped), or `-`. Every file is read, what it is (a named pipe too).
+/// `--data-values-file [@lib:][name=]path`: a YAML file, a directory of them (other files
+/// are skipped), or `-`; a file goes by its relative path (its base name, its path in the
+/// directory, or the name given), as `-f` names it.
 fn values_file(
     spec: &str,
     yaml: &ParseOptions,
     names: &FileNames,
     sources: &SourceOptions,
 ) -> Result<Vec<CliValues>> {
-    let (library, path) = split_library(spec)?;
-    // (name, content)
+    let (library, arg) = split_library(spec)?;
+    let find_error =
+        |e: anyhow::Error| anyhow!("Find files '{arg}':\n{}", indent(&format!("{e:#}"), 2));
+    let (name, path) = files::split_name(arg).map_err(find_error)?;
+    // (relative path, content)
     let mut inputs: Vec<(String, Vec<u8>)> = Vec::new();
     if path == "-" {
-        let bytes =
-            files::read_stdin().map_err(|e| anyhow!("Reading file 'stdin.yml':\n  {e:#}"))?;
-        inputs.push(("stdin.yml".to_owned(), bytes));
+        let name = name.unwrap_or("stdin.yml");
+        let bytes = files::read_stdin().map_err(|e| anyhow!("Reading file '{name}':\n  {e:#}"))?;
+        inputs.push((name.to_owned(), bytes));
     } else {
-        let found = files::find(path, sources)
-            .map_err(|e| anyhow!("Find files '{path}':\n{}", indent(&format!("{e:#}"), 2)))?;
+        let found = files::find_named(name, path, sources).map_err(find_error)?;
         let given = matches!(found.as_slice(), [f] if f.path == path);
         let is_yaml = |name: &str| name.ends_with(".yml") || name.ends_with(".yaml");
         for f in found {
@@ -104,13 +107,14 @@ fn values_file(
             }
             let bytes = files::read(&f.path)
                 .map_err(|e| anyhow!("Reading file '{}': {e:#}", f.rel_path))?;
-            inputs.push((f.path, bytes));
+            inputs.push((f.rel_path, bytes));
         }
     }
     let mut out = Vec::new();
-    for (name, bytes) in inputs {
+    for (rel_path, bytes) in inputs {
         out.extend(CliValues::from_values_file(
-            &name,
+            arg,
+            &rel_path,
             bytes,
             library.as_deref(),
             yaml,

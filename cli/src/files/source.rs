@@ -249,15 +249,33 @@ pub fn collect(args: &[String], opts: &SourceOptions) -> Result<Vec<SourceFile>>
     Ok(out)
 }
 
-fn collect_one(arg: &str, opts: &SourceOptions, out: &mut Vec<SourceFile>) -> Result<()> {
+/// A file argument of `-f` or `--data-values-file`: `path`, or `name=path` (the one file
+/// `path` names goes by `name`; an empty name is none).
+pub fn split_name(arg: &str) -> Result<(Option<&str>, &str)> {
     let pieces: Vec<&str> = arg.split('=').collect();
-    let (name, path) = match pieces.len() {
+    Ok(match pieces.len() {
         1 => (None, arg),
         2 => (Some(pieces[0]).filter(|n| !n.is_empty()), pieces[1]),
         _ => bail!(
             "Expected file '{arg}' to only have single '=' sign to for relative path assignment"
         ),
-    };
+    })
+}
+
+/// The files `path` names (see [`find`]), the one file it names itself going by `name`
+/// when one is given (a directory's files keep theirs).
+pub fn find_named(name: Option<&str>, path: &str, opts: &SourceOptions) -> Result<Vec<Found>> {
+    let mut found = find(path, opts)?;
+    if let (Some(name), [single]) = (name, found.as_mut_slice()) {
+        if single.path == path {
+            single.rel_path = name.to_owned();
+        }
+    }
+    Ok(found)
+}
+
+fn collect_one(arg: &str, opts: &SourceOptions, out: &mut Vec<SourceFile>) -> Result<()> {
+    let (name, path) = split_name(arg)?;
 
     if path == "-" {
         let name = name.unwrap_or(STDIN_NAME).to_owned();
@@ -272,14 +290,7 @@ fn collect_one(arg: &str, opts: &SourceOptions, out: &mut Vec<SourceFile>) -> Re
         );
     }
 
-    let mut found = find(path, opts)?;
-    // a name given renames the one file a path names (a directory's files keep theirs)
-    if let (Some(name), [single]) = (name, found.as_mut_slice()) {
-        if single.path == path {
-            single.rel_path = name.to_owned();
-        }
-    }
-    for f in found {
+    for f in find_named(name, path, opts)? {
         out.push(f.into_source()?);
     }
     Ok(())
