@@ -336,6 +336,24 @@ check(shown.state === "stopped" && /memory/.test(shown.problem), "a runaway allo
 await setText(page, "b: 2\n");
 check((await pageState(page)).stdout === "b: 2\n", "after it, the next edit renders");
 
+// 8. code nests as deep as the engine allows in a browser (`template::MAX_NESTING` on
+// wasm32, 512 levels: the Worker's own stack is the limit there), never into a trap
+const deep = (n) => `#@ x = ${"(".repeat(n)}1${")".repeat(n)}\nv: #@ x\n`;
+const nested = [
+  ["brackets", deep(512)],
+  ["lambdas", `#@ x = (${"lambda: ".repeat(102)}1)${"()".repeat(102)}\nv: #@ x\n`],
+  ["blocks", `${"#@ if True:\n".repeat(170)}v: 1\n${"#@ end\n".repeat(170)}`],
+];
+for (const [what, text] of nested) {
+  await setText(page, text);
+  shown = await pageState(page);
+  const expected = cli([{ path: "values.yml", text }], {});
+  check(shown.state === "done" && shown.stdout === expected.stdout.toString(), `${what} nested to the limit render as the CLI renders them`, JSON.stringify(shown).slice(0, 300));
+}
+await setText(page, deep(513));
+shown = await pageState(page);
+check(shown.state === "failed" && /expression is nested too deeply \(more than 512 levels\)/.test(shown.problem), "one level more is an error on its line, not a trap", JSON.stringify(shown).slice(0, 300));
+
 await browser.close();
 server.close();
 console.log("browser test: all checks passed");

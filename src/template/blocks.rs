@@ -39,6 +39,7 @@ pub struct BlockError {
 /// 78, an `if` block 28, a `for` 48, a `def` 53. A level is counted as the larger of
 /// these over the build's unit: a lambda takes [`LAMBDA_LEVELS`], a block
 /// [`BLOCK_LEVELS`].
+#[cfg(not(target_arch = "wasm32"))]
 const LEVEL_STACK: usize = if cfg!(debug_assertions) {
     32 << 10
 } else {
@@ -49,7 +50,22 @@ const LEVEL_STACK: usize = if cfg!(debug_assertions) {
 /// run's stack, the rest being what the run holds when it compiles (library loads, the
 /// evaluation around a `load()`). 16,384 levels in a release build, 2,048 in a debug one
 /// (the reference, whose stacks grow, renders 100,000).
+#[cfg(not(target_arch = "wasm32"))]
 pub const MAX_NESTING: u32 = (crate::cores::RUN_STACK / 4 / LEVEL_STACK) as u32;
+
+/// WebAssembly's calls run on the host's own stack, whatever stack the module is linked
+/// with (that one holds only what Rust keeps in memory): V8's, 984 KiB in node and about
+/// half as much in a Chromium Worker (where the playground runs). Measured with the
+/// playground's build, a parenthesis takes 0.6 KiB of it (832 fit in Chromium's Worker,
+/// 1,600 in node), a list 0.5; calls, operators, lambdas and blocks less than their counts
+/// below.
+#[cfg(target_arch = "wasm32")]
+const LEVEL_STACK: usize = 1 << 10;
+
+/// How deep code may nest on WebAssembly: a Chromium Worker's stack (512 KiB) over
+/// [`LEVEL_STACK`], 512 levels, which leaves more than a third of it to the rest of the run.
+#[cfg(target_arch = "wasm32")]
+pub const MAX_NESTING: u32 = ((512 << 10) / LEVEL_STACK) as u32;
 
 /// The levels a `lambda` takes (its body is compiled as a function of its own).
 const LAMBDA_LEVELS: u32 = 4;
