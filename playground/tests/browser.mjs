@@ -217,12 +217,12 @@ await settled(page, n);
 check((await pageState(page)).state === "done", "undoing the mistake renders again");
 
 // a YAML syntax error: the column is marked too
-await setText(page, "a: 1\nb: [1, 2\nc: 3\n");
+await setText(page, "a: 1\nb: [1, @2]\nc: 3\n");
 marked = await page.evaluate(() => ({
   line: Number(document.querySelector("#marks .mark-line")?.dataset.line),
   column: !!document.querySelector("#marks .mark-col"),
 }));
-const yamlErr = cli([{ path: "config.yml", text: "a: 1\nb: [1, 2\nc: 3\n" }, ...examples.find((e) => e.name === "deployment").files.filter((f) => f.path !== "config.yml")], {});
+const yamlErr = cli([{ path: "config.yml", text: "a: 1\nb: [1, @2]\nc: 3\n" }, ...examples.find((e) => e.name === "deployment").files.filter((f) => f.path !== "config.yml")], {});
 const yamlLine = Number(/config\.yml:(\d+)/.exec(yamlErr.stderr)?.[1] ?? /line (\d+)/.exec(yamlErr.stderr)?.[1]);
 check(marked.line === yamlLine && marked.column, `a YAML error is marked on the CLI's line (${yamlLine}) with its column`, JSON.stringify({ marked, stderr: yamlErr.stderr }));
 
