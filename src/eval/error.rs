@@ -142,18 +142,6 @@ fn report(rt: &Runtime, e: &starlark::Error, exports: Option<Exports>) -> Report
     let is_static = matches!(e.kind(), ErrorKind::Parser(_) | ErrorKind::Scope(_))
         || raw.starts_with("Cannot import private symbol");
     let levels = levels(rt, e);
-    // a parameter that is not a name (`def f("x"):`): the reference's parser words it so
-    let first = if is_static
-        && first.starts_with("Parse error: unexpected ")
-        && first.ends_with(", expected identifier")
-        && levels.first().is_some_and(|l| {
-            let code = l.src.trim_start().trim_start_matches("#@").trim_start();
-            code.starts_with("def ") || code.contains("lambda")
-        }) {
-        "not an identifier".to_owned()
-    } else {
-        first
-    };
     let mut out = format!("\n- {first}");
     // checks of @ytt:assert's assertion objects are lambdas in the reference
     if let Some(f) = lambda_function(e) {

@@ -8,6 +8,14 @@ use starlark::ErrorKind;
 /// An error's message in the reference's words, without positions.
 pub fn message_text(e: &starlark::Error) -> String {
     let message = kind_message(e.kind());
+    if matches!(e.kind(), ErrorKind::Parser(_)) {
+        let before = e
+            .span()
+            .map(|s| &s.file.source()[..s.span.begin().get() as usize]);
+        if let Some(m) = parse_message(&message, before) {
+            return m;
+        }
+    }
     // the innermost frame is the builtin that failed, when one did
     let callee = e.call_stack().frames.last().map(|f| f.name.as_str());
     let code = e.span().map(|s| s.source_span());
@@ -294,6 +302,107 @@ fn is_builtin(name: &str) -> bool {
         || super::exec::globals().iter().any(|(n, _)| n == name)
 }
 
+/// starlark-rust's parse errors, `Parse error: unexpected TOKEN, expected WHAT`, in the
+/// words of the reference's parser, `got TOKEN, want WHAT`: a symbol quoted, a keyword
+/// bare, a literal or a name by its kind (`got int literal, want ')'`,
+/// `got else, want primary expression`); a keyword where a name must be is a reserved
+/// keyword, anything else `not an identifier`; a comparison after a comparison names
+/// both (`== does not associate with < (use parens)`), the first read from the source
+/// `before` the error.
+fn parse_message(msg: &str, before: Option<&str>) -> Option<String> {
+    let rest = msg.strip_prefix("Parse error: unexpected ")?;
+    let (tok, what) = rest.split_once(", expected ")?;
+    let keyword = tok
+        .strip_prefix("keyword '")
+        .and_then(|k| k.strip_suffix('\''));
+    let got = if let Some(sym) = tok.strip_prefix("symbol '") {
+        format!("'{}", sym)
+    } else if let Some(k) = keyword {
+        k.to_owned()
+    } else {
+        [
+            ("identifier ", "identifier"),
+            ("integer literal", "int literal"),
+            ("float literal", "float literal"),
+            ("string literal", "string literal"),
+            ("new line", "newline"),
+            ("end of file", "end of file"),
+        ]
+        .iter()
+        .find(|(p, _)| tok.starts_with(p))?
+        .1
+        .to_owned()
+    };
+    if what == "identifier" {
+        return Some(match keyword {
+            Some(k) => {
+                format!("use of reserved keyword '{k}' is not allowed (expected identifier)")
+            }
+            None => "not an identifier".to_owned(),
+        });
+    }
+    if what.starts_with("end of expression (comparisons are not associative") {
+        let second = match keyword {
+            Some("not") => "not in".to_owned(),
+            _ => got.trim_matches('\'').to_owned(),
+        };
+        let first = last_comparison(before?)?;
+        return Some(format!(
+            "{first} does not associate with {second} (use parens)"
+        ));
+    }
+    let want = match what {
+        "expression" => "primary expression".to_owned(),
+        "'in' after 'not'" => "in".to_owned(),
+        _ => format!("'{}'", what.strip_prefix("symbol '")?.strip_suffix('\'')?),
+    };
+    Some(format!("got {got}, want {want}"))
+}
+
+/// The last comparison operator of `code` outside the brackets it closes (the first of two
+/// that chain), as the lexer reads it.
+fn last_comparison(code: &str) -> Option<&'static str> {
+    use starlark::syntax::Dialect;
+    use starlark_syntax::codemap::CodeMap;
+    use starlark_syntax::lexer::{Lexer, Token};
+    let codemap = CodeMap::new(String::new(), code.to_owned());
+    // per open bracket, the last comparison in it
+    let mut last: Vec<Option<&'static str>> = vec![None];
+    let mut after_not = false;
+    // the lexer ends the code with a line break of its own: the statement goes on there
+    let end = code.trim_end().len();
+    for lexeme in Lexer::new(code, &Dialect::Standard, codemap) {
+        let Ok((at, tok, _)) = lexeme else { break };
+        if at >= end {
+            break;
+        }
+        let op = match tok {
+            Token::EqualEqual => Some("=="),
+            Token::BangEqual => Some("!="),
+            Token::LessThan => Some("<"),
+            Token::GreaterThan => Some(">"),
+            Token::LessEqual => Some("<="),
+            Token::GreaterEqual => Some(">="),
+            Token::In if after_not => Some("not in"),
+            Token::In => Some("in"),
+            _ => None,
+        };
+        after_not = matches!(tok, Token::Not);
+        match tok {
+            Token::OpeningRound | Token::OpeningSquare | Token::OpeningCurly => last.push(None),
+            Token::ClosingRound | Token::ClosingSquare | Token::ClosingCurly if last.len() > 1 => {
+                last.pop();
+            }
+            Token::Comma | Token::Newline => *last.last_mut()? = None,
+            _ => {}
+        }
+        if op.is_some() {
+            *last.last_mut()? = op;
+        }
+    }
+    *last.last()?
+}
+
 /// Rewords starlark-rust messages into the reference's words where they differ.
 fn clean_message(msg: &str) -> String {
     if let Some(rest) = msg.strip_prefix("Variable `") {
@@ -326,24 +435,6 @@ fn clean_message(msg: &str) -> String {
         if parts.len() >= 3 {
             let func = parts[2].rsplit('.').next().unwrap_or(parts[2]);
             return format!("function {func} missing 1 argument ({})", parts[0]);
-        }
-    }
-    // a token where an expression must start: the reference's parser names the token
-    // (a symbol quoted, a keyword bare)
-    if let Some(rest) = msg.strip_prefix("Parse error: unexpected symbol '") {
-        if let Some(sym) = rest.strip_suffix("', expected expression") {
-            return format!("got '{sym}', want primary expression");
-        }
-    }
-    if msg == "Parse error: unexpected new line, expected expression" {
-        return "got newline, want primary expression".to_owned();
-    }
-    if let Some(rest) = msg.strip_prefix("Parse error: unexpected keyword '") {
-        if let Some((kw, tail)) = rest.split_once("', ") {
-            if tail == "expected expression" {
-                return format!("got {kw}, want primary expression");
-            }
-            return format!("use of reserved keyword '{kw}' is not allowed ({tail})");
         }
     }
     if let Some(rest) = msg.strip_prefix("Object of type `") {
@@ -463,7 +554,7 @@ fn clean_message(msg: &str) -> String {
 mod tests {
     use super::{
         arity_message, builtin_message, clean_message, comparison_operator, is_dotted_name,
-        is_method, nearest,
+        is_method, nearest, parse_message,
     };
 
     #[test]
@@ -671,6 +762,86 @@ mod tests {
                 "Parse error: unexpected new line, expected expression",
                 "got newline, want primary expression",
             ),
+            (
+                "Parse error: unexpected integer literal '2', expected symbol ')'",
+                "got int literal, want ')'",
+            ),
+            (
+                "Parse error: unexpected float literal '0.1', expected symbol ']'",
+                "got float literal, want ']'",
+            ),
+            (
+                "Parse error: unexpected string literal \"a\", expected symbol '}'",
+                "got string literal, want '}'",
+            ),
+            (
+                "Parse error: unexpected identifier 'None', expected symbol ')'",
+                "got identifier, want ')'",
+            ),
+            (
+                "Parse error: unexpected keyword 'for', expected symbol ')'",
+                "got for, want ')'",
+            ),
+            (
+                "Parse error: unexpected symbol '=', expected symbol ')'",
+                "got '=', want ')'",
+            ),
+            (
+                "Parse error: unexpected end of file, expected symbol ')'",
+                "got end of file, want ')'",
+            ),
+            (
+                "Parse error: unexpected symbol ')', expected 'in' after 'not'",
+                "got ')', want in",
+            ),
+            (
+                "Parse error: unexpected symbol ')', expected identifier",
+                "not an identifier",
+            ),
+            (
+                "Parse error: unexpected string literal \"x\", expected identifier",
+                "not an identifier",
+            ),
+        ] {
+            assert_eq!(parse_message(rust, None).as_deref(), Some(go), "{rust}");
+        }
+        // a comparison after a comparison: both, the first read from the code before it
+        let chained = |code: &str, tok: &str| {
+            parse_message(
+                &format!("Parse error: unexpected {tok}, expected end of expression (comparisons are not associative in Starlark)"),
+                Some(code),
+            )
+        };
+        for (code, tok, go) in [
+            ("x = 1 == 2 ", "symbol '<'", "== does not associate with <"),
+            (
+                "x = (1 < 2) <= 3 ",
+                "symbol '<'",
+                "<= does not associate with <",
+            ),
+            (
+                "f(1 in [1, 2 == 3] ",
+                "symbol '=='",
+                "in does not associate with ==",
+            ),
+            (
+                "x = 1 not in [2] ",
+                "keyword 'not'",
+                "not in does not associate with not in",
+            ),
+            (
+                "y = a == b\nx = [1 != 2, 3 >= 4 ",
+                "symbol '>='",
+                ">= does not associate with >=",
+            ),
+        ] {
+            assert_eq!(
+                chained(code, tok),
+                Some(format!("{go} (use parens)")),
+                "{code}"
+            );
+        }
+        for (rust, go) in [
             (
                 "Operation `format(%d)` not supported on type `string`",
                 "%d format requires integer: cannot convert string to int",
