@@ -31,8 +31,8 @@ use crate::template::{instr, CompiledTemplate, TKind};
 use crate::validations::ASSERT_VALIDATE;
 use crate::yaml::emit::AheadWriter;
 use crate::yaml::{
-    Annotation, Array, ArrayItem, Doc, DocSet, Map, MapItem, Meta, Node, Pos, ThinVec, ValueRef,
-    Written,
+    put_annotation, Annotation, Array, ArrayItem, Doc, DocSet, Map, MapItem, Meta, Node, Pos,
+    ThinVec, ValueRef, Written,
 };
 
 /// What a root template produced.
@@ -446,12 +446,10 @@ impl Runtime {
         if name == ASSERT_VALIDATE {
             self.asserts.set(true);
         }
-        ctx.pending_annotations.push(Arc::new(Annotation::new(
-            name,
-            Pos::new(t.file, line),
-            args,
-            kwargs,
-        )));
+        put_annotation(
+            &mut ctx.pending_annotations,
+            Arc::new(Annotation::new(name, Pos::new(t.file, line), args, kwargs)),
+        );
         Ok(())
     }
 

@@ -413,4 +413,22 @@ mod tests {
         assert_eq!(runs("a: 1\n---\nb: 2\n"), [(0, 6)]);
         assert_eq!(runs("a: #@ 1\n---\nb: 2\n"), [(0, 3), (4, 6)]);
     }
+
+    #[test]
+    fn a_document_read_without_evaluation_keeps_the_last_annotation_of_a_name() {
+        let src = "#@data/values\n#@library/ref \"@lib\"\n#@data/values\n---\na: 1\n";
+        let ds =
+            crate::yaml::parser::parse(src, FileId::default(), &Default::default()).expect("YAML");
+        assert!(
+            !needs_no_evaluation(&ds),
+            "an annotation with arguments is evaluated"
+        );
+        let src = "#@data/values\n#@data/values-schema\n#@data/values\n---\na: 1\n";
+        let ds =
+            crate::yaml::parser::parse(src, FileId::default(), &Default::default()).expect("YAML");
+        assert!(needs_no_evaluation(&ds));
+        let anns = document_annotations(&ds.docs[0], FileId::default());
+        let got: Vec<(&str, u32)> = anns.iter().map(|a| (a.name.as_str(), a.pos.line)).collect();
+        assert_eq!(got, [("data/values", 3), ("data/values-schema", 2)]);
+    }
 }

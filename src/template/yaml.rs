@@ -6,7 +6,9 @@ use std::sync::Arc;
 use super::annotations::{classify, CommentKind, MAP_KEY_OVERRIDE, TEXT_TEMPLATED_STRINGS};
 use super::text::emit_text;
 use super::{instr, Builder, CompileError, CompileOptions, CompiledTemplate, Line, TKind};
-use crate::yaml::{Comment, Doc, DocSet, FileId, Meta, Node};
+use crate::yaml::{
+    put_annotation, Annotation, Comment, Doc, DocSet, FileId, Meta, Node, Pos, ThinVec,
+};
 
 /// A YAML file is a template when any of its comments is a `#@` one.
 pub fn is_templated(ds: &DocSet) -> bool {
@@ -76,20 +78,15 @@ fn has_repeated_key(items: &[crate::yaml::MapItem]) -> bool {
 
 /// The annotations of a document of a file that [`needs_no_evaluation`], as evaluating
 /// it would have produced them.
-pub fn document_annotations(d: &Doc, file: FileId) -> Vec<Arc<crate::yaml::Annotation>> {
-    d.meta
-        .comments
-        .iter()
-        .filter_map(|c| match classify(c) {
-            CommentKind::Annotation { name, .. } => Some(Arc::new(crate::yaml::Annotation::new(
-                name,
-                crate::yaml::Pos::new(file, c.line),
-                Vec::new(),
-                Vec::new(),
-            ))),
-            _ => None,
-        })
-        .collect()
+pub fn document_annotations(d: &Doc, file: FileId) -> ThinVec<Arc<Annotation>> {
+    let mut anns = ThinVec::new();
+    for c in &d.meta.comments {
+        if let CommentKind::Annotation { name, .. } = classify(c) {
+            let a = Annotation::new(name, Pos::new(file, c.line), Vec::new(), Vec::new());
+            put_annotation(&mut anns, Arc::new(a));
+        }
+    }
+    anns
 }
 
 pub fn compile_yaml(

@@ -105,7 +105,7 @@ pub(crate) fn compile_yaml_file(
         for d in &mut ds.docs {
             let anns = document_annotations(d, id);
             rt.note_annotations(&anns);
-            d.meta.annotations = anns.into();
+            d.meta.annotations = anns;
         }
         return Ok(Compiled::Plain(plain_yaml(ds)));
     }

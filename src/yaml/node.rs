@@ -232,6 +232,16 @@ impl Meta {
     }
 }
 
+/// Adds an annotation written on a node. A node holds one annotation of each name: one
+/// written after another of the same name replaces it, in its place, as the reference
+/// keeps the last (both are evaluated, in order, before).
+pub fn put_annotation(annotations: &mut ThinVec<Arc<Annotation>>, a: Arc<Annotation>) {
+    match annotations.iter_mut().find(|b| b.name == a.name) {
+        Some(b) => *b = a,
+        None => annotations.push(a),
+    }
+}
+
 /// A handle to a Starlark value evaluated as an annotation argument; the evaluator that
 /// made it resolves it (`serial` names the module evaluation, `index` the value in it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -552,5 +562,23 @@ mod tests {
         let shared = names.clone();
         let c = shared.id("node-test-c.yml");
         assert_eq!(names.name(c).as_deref(), Some("node-test-c.yml"));
+    }
+
+    #[test]
+    fn a_later_annotation_replaces_one_of_the_same_name_in_its_place() {
+        let ann = |name: &str, line| {
+            Arc::new(Annotation::new(
+                name,
+                Pos::new(FileId::default(), line),
+                vec![],
+                vec![],
+            ))
+        };
+        let mut anns = ThinVec::new();
+        put_annotation(&mut anns, ann("overlay/match", 1));
+        put_annotation(&mut anns, ann("overlay/replace", 2));
+        put_annotation(&mut anns, ann("overlay/match", 3));
+        let got: Vec<(&str, u32)> = anns.iter().map(|a| (a.name.as_str(), a.pos.line)).collect();
+        assert_eq!(got, [("overlay/match", 3), ("overlay/replace", 2)]);
     }
 }
