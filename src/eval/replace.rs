@@ -1,11 +1,20 @@
-//! `template.replace(v)`: the node being set is replaced by `v`'s items — a map item by
-//! a map's items, an array item by an array's, a document by documents. Where `v` may go
-//! is decided when it is set (the error is the setting line's), by what `v` was.
+//! `template.replace(v)`: the node being built where it is called is replaced, there
+//! and then, by `v`'s items — a map item by a map's items, an array item by an array's,
+//! a document by documents — and the call returns a `noop` value.
+//!
+//! The node is the template's current one: the last node started, in the innermost node
+//! context of the template the call is written in (`Runtime::replace_current`). So
+//! `x: #@ template.replace(v)` replaces `x`, and so does an own-line
+//! `#@ template.replace(v)` written after `x` (before the next node starts) — a document
+//! holding only that line is replaced by `v`'s documents. What is set on the replaced
+//! node afterwards (the `noop` a trailing `#@` expression returns) goes nowhere; a
+//! `noop` set on any other node is `null`.
 
 use allocative::Allocative;
 use anyhow::bail;
 use starlark::any::ProvidesStaticType;
 use starlark::environment::GlobalsBuilder;
+use starlark::eval::Evaluator;
 use starlark::starlark_module;
 use starlark::starlark_simple_value;
 use starlark::values::{NoSerialize, StarlarkPagable, StarlarkValue, Value, ValueLike};
@@ -14,20 +23,35 @@ use std::fmt;
 
 use super::convert::to_node;
 use super::fragment::{FragmentNode, YamlFragment};
+use super::runtime::runtime_of;
 use crate::template::TKind;
 use crate::yaml::Node;
 
-/// The value of `template.replace(v)`: `v` as YAML, and what `v` was.
-#[derive(Debug, ProvidesStaticType, NoSerialize, StarlarkPagable, Allocative)]
-pub struct ReplaceMarker {
-    #[allocative(skip)]
-    #[starlark_pagable(skip)]
+/// What a node is replaced by: `v` as YAML, and what `v` was.
+#[derive(Debug)]
+pub struct Replacement {
     pub(super) node: Node,
-    #[allocative(skip)]
-    #[starlark_pagable(skip)]
     given: Given,
 }
-starlark_simple_value!(ReplaceMarker);
+
+/// What `template.replace` returns: a value that sets nothing where it is set (its node
+/// was replaced) and is `null` elsewhere; false, like the reference's.
+#[derive(Debug, ProvidesStaticType, NoSerialize, StarlarkPagable, Allocative)]
+pub struct Noop;
+starlark_simple_value!(Noop);
+
+impl fmt::Display for Noop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("noop")
+    }
+}
+
+#[starlark_value(type = "noop")]
+impl<'v> StarlarkValue<'v> for Noop {
+    fn to_bool(&self) -> bool {
+        false
+    }
+}
 
 /// What `template.replace` was given, in the reference's terms: YAML fragments keep
 /// their kind, Starlark collections are the Go values they convert to.
@@ -80,7 +104,7 @@ impl Given {
     }
 }
 
-impl ReplaceMarker {
+impl Replacement {
     /// Items from YAML may not repeat keys already in the map; items from a dict
     /// silently replace them.
     pub(super) fn of_fragment(&self) -> bool {
@@ -93,9 +117,10 @@ impl ReplaceMarker {
         )
     }
 
-    /// Whether the marker may replace a node of `kind`: a map item takes a map (YAML or
-    /// a dict), an array item an array (YAML or a list), a document documents (YAML or
-    /// a list of values).
+    /// Whether it may replace a node of `kind` (a document, a map item or an array item:
+    /// `Runtime::replace_current` lets no other through): a map item takes a map (YAML
+    /// or a dict), an array item an array (YAML or a list), a document documents (YAML
+    /// or a list of values).
     pub(super) fn check_placement(&self, kind: TKind) -> anyhow::Result<()> {
         let (wanted, fits) = match kind {
             TKind::MapItem => (
@@ -106,11 +131,10 @@ impl ReplaceMarker {
                 "array",
                 matches!(self.given, Given::ArrayFragment | Given::List),
             ),
-            TKind::Doc => (
+            _ => (
                 "document set",
                 matches!(self.given, Given::DocSetFragment | Given::List),
             ),
-            _ => return Ok(()),
         };
         if !fits {
             bail!(
@@ -122,31 +146,18 @@ impl ReplaceMarker {
     }
 }
 
-impl fmt::Display for ReplaceMarker {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("template.replace(...)")
-    }
-}
-
-#[starlark_value(type = "template.replace")]
-impl<'v> StarlarkValue<'v> for ReplaceMarker {}
-
-impl Default for ReplaceMarker {
-    fn default() -> Self {
-        ReplaceMarker {
-            node: Node::Null,
-            given: Given::Null,
-        }
-    }
-}
-
 /// `@ytt:template`.
 #[starlark_module]
 pub fn template_module(builder: &mut GlobalsBuilder) {
-    fn replace<'v>(value: Value<'v>) -> anyhow::Result<ReplaceMarker> {
+    fn replace<'v>(value: Value<'v>, eval: &mut Evaluator<'v, '_, '_>) -> anyhow::Result<Noop> {
         let node = to_node(value)?;
         let given = Given::of(value, &node);
-        Ok(ReplaceMarker { node, given })
+        // the template the call is written in
+        let template = eval
+            .call_stack_top_location()
+            .and_then(|span| span.filename().parse::<u32>().ok());
+        runtime_of(eval)?.replace_current(template, Replacement { node, given })?;
+        Ok(Noop)
     }
 }
 

@@ -25,7 +25,7 @@ use starlark::values::{Heap, Value, ValueLike};
 
 use super::convert::{from_node_in_fragment, key_from_value, to_node};
 use super::fragment::{FragmentNode, YamlFragment};
-use super::replace::ReplaceMarker;
+use super::replace::{Noop, Replacement};
 use super::ystruct::struct_fields;
 use crate::template::{instr, CompiledTemplate, TKind};
 use crate::validations::ASSERT_VALIDATE;
@@ -569,17 +569,9 @@ impl Runtime {
             .get(tag as usize)
             .map(|n| n.kind)
             .ok_or_else(|| anyhow!("internal error: unknown node {tag}"))?;
-        let mut check_keys: Option<&Map> = None;
-        let computed = match value.downcast_ref::<ReplaceMarker>() {
-            Some(r) => !r.of_fragment(),
-            None => value.downcast_ref::<YamlFragment>().is_none(),
-        };
-        let setting = if let Some(r) = value.downcast_ref::<ReplaceMarker>() {
-            r.check_placement(kind)?;
-            if let (TKind::MapItem, true, Node::Map(m)) = (kind, r.of_fragment(), &r.node) {
-                check_keys = Some(m);
-            }
-            Setting::Replace(r.node.clone())
+        let computed = value.downcast_ref::<YamlFragment>().is_none();
+        let setting = if value.downcast_ref::<Noop>().is_some() {
+            Setting::Value(Node::Null)
         } else if kind == TKind::TextChunk {
             match value.unpack_str() {
                 Some(s) => Setting::Value(Node::Str(s.into())),
@@ -605,12 +597,67 @@ impl Runtime {
         let ctx = ctxs
             .last_mut()
             .ok_or_else(|| anyhow!("internal error: no node context"))?;
-        if let Some(m) = check_keys {
-            check_replaced_keys(&t, ctx, tag, m)?;
-        }
         let node = Self::current_node(ctx, tag)?;
+        if matches!(&*node.setting.borrow(), Some(Setting::Replace(_))) {
+            // replaced already (`template.replace` in its value): what is set goes nowhere
+            return Ok(());
+        }
         *node.setting.borrow_mut() = Some(setting);
         node.computed = computed;
+        Ok(())
+    }
+
+    /// `template.replace`: replaces the current node of `template` — the last node
+    /// started in its innermost node context — by `r`'s items (see `eval::replace`).
+    pub fn replace_current(&self, template: Option<u32>, r: Replacement) -> anyhow::Result<()> {
+        let mut ctxs = self.ctxs.borrow_mut();
+        let Some(ctx) = ctxs.iter_mut().rev().find(|c| Some(c.template) == template) else {
+            bail!(
+                "template.replace: expected to be called in a YAML template, whose current \
+                 node it replaces"
+            );
+        };
+        let t = self.tpl(ctx.template)?;
+        let current = ctx
+            .parents
+            .last()
+            .map(|&(tag, inst)| (t.nodes[tag as usize].kind, tag, inst));
+        let (kind, tag, inst) = match current {
+            Some(c @ (TKind::Doc | TKind::MapItem | TKind::ArrayItem, ..)) => c,
+            Some((TKind::Text | TKind::TextChunk, ..)) => {
+                bail!("template.replace: unsupported operation")
+            }
+            other => bail!(
+                "template.replace: expected to replace document value, map item or array \
+                 item, but found {}",
+                match other {
+                    Some((TKind::Map, ..)) => "map",
+                    Some((TKind::Array, ..)) => "array",
+                    Some(_) => "document set",
+                    None => "null",
+                }
+            ),
+        };
+        r.check_placement(kind)?;
+        if matches!(
+            &*ctx.arena[inst].setting.borrow(),
+            Some(Setting::Replace(_))
+        ) {
+            bail!(
+                "template.replace: expected to find placeholder {}",
+                match kind {
+                    TKind::MapItem => "map item in map",
+                    TKind::ArrayItem => "array item in array",
+                    _ => "document in document set",
+                }
+            );
+        }
+        if let (TKind::MapItem, true, Node::Map(m)) = (kind, r.of_fragment(), &r.node) {
+            check_replaced_keys(&t, &*ctx, tag, m)?;
+        }
+        let node = &mut ctx.arena[inst];
+        node.computed = !r.of_fragment();
+        *node.setting.borrow_mut() = Some(Setting::Replace(r.node));
         Ok(())
     }
 
@@ -1010,7 +1057,7 @@ impl Materializer<'_> {
                         computed: n.computed,
                         written: Written::default(),
                     })),
-                    // (`ReplaceMarker::check_placement` let no other through)
+                    // (`Replacement::check_placement` let no other through)
                     other => bail!("internal error: replaced by {}", other.type_name()),
                 },
                 setting => docs.push(Doc {
@@ -1046,7 +1093,7 @@ impl Materializer<'_> {
                             }
                         }
                     }
-                    // (`ReplaceMarker::check_placement` let no other through)
+                    // (`Replacement::check_placement` let no other through)
                     other => bail!("internal error: replaced by {}", other.type_name()),
                 },
                 setting => {
@@ -1077,7 +1124,7 @@ impl Materializer<'_> {
             match n.setting.take() {
                 Some(Setting::Replace(v)) => match self.positioned(n, v) {
                     Node::Array(a) => items.extend(a.items),
-                    // (`ReplaceMarker::check_placement` let no other through)
+                    // (`Replacement::check_placement` let no other through)
                     other => bail!("internal error: replaced by {}", other.type_name()),
                 },
                 setting => items.push(ArrayItem {

@@ -431,4 +431,34 @@ mod tests {
         let got: Vec<(&str, u32)> = anns.iter().map(|a| (a.name.as_str(), a.pos.line)).collect();
         assert_eq!(got, [("data/values", 3), ("data/values-schema", 2)]);
     }
+
+    #[test]
+    fn lines_above_the_first_document_start_are_a_document_of_their_own() {
+        let docs = |src: &str| {
+            let ds = crate::yaml::parser::parse(src, FileId::default(), &Default::default())
+                .expect("YAML");
+            let t = compile_yaml(
+                1,
+                "t.yml".into(),
+                FileId::default(),
+                src,
+                &ds,
+                Default::default(),
+            )
+            .expect("compiles");
+            let lines: Vec<u32> = t
+                .nodes
+                .iter()
+                .filter(|n| n.kind == TKind::Doc)
+                .map(|n| n.pos.line)
+                .collect();
+            lines
+        };
+        // code above `---`: an implicit empty document at line 1 is its current node
+        assert_eq!(docs("#@ x = 1\n---\na: #@ x\n"), [1, 2]);
+        assert_eq!(docs("#@ x = 1\n\n---\na: 1\n---\nb: 2\n"), [1, 3, 5]);
+        // none without code above it, nor when the first document is implicit
+        assert_eq!(docs("---\na: #@ 1\n"), [1]);
+        assert_eq!(docs("#@ x = 1\na: #@ x\n---\nb: 2\n"), [1, 3]);
+    }
 }

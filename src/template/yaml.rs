@@ -105,6 +105,17 @@ pub fn compile_yaml(
     let root = c.b.add_node(TKind::DocSet, None, 0);
     c.b.nodes[root as usize].pos.line = 0;
     c.b.start_node(root, None);
+    if ds
+        .docs
+        .first()
+        .is_some_and(|d| d.meta.comments.iter().any(|c| c.own_line))
+    {
+        // Lines above the first `---` are an (empty) document of their own, as in the
+        // reference: code there runs with that document as its current node (which
+        // `template.replace` replaces), not with the document set.
+        let implicit = Meta::at(Pos::new(file, 1));
+        c.item(TKind::Doc, root, &implicit, None, &Node::Null, false)?;
+    }
     for doc in &ds.docs {
         c.item(TKind::Doc, root, &doc.meta, None, &doc.value, false)?;
     }
