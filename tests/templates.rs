@@ -252,6 +252,7 @@ fn template_replace_documents_map_items_and_array_items() {
          ---\n\
          fromdocset: #@ v + 1\n\
          #@ end\n\
+         ---\n\
          m:\n\
          \x20 a: 0\n\
          \x20 _: #@ template.replace({\"b\": 1, \"c\": 2})\n\

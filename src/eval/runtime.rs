@@ -513,7 +513,7 @@ impl Runtime {
         {
             ctx.parents.pop();
         }
-        let Some(&(_, parent_inst)) = ctx.parents.last() else {
+        let Some(&(parent_tag, parent_inst)) = ctx.parents.last() else {
             // a body that starts inside a map (say) and goes on into the next document
             let outer = root_tag.and_then(|r| t.nodes.get(r as usize));
             bail!(
@@ -524,6 +524,22 @@ impl Runtime {
                 outer.map_or("collection", |o| kind_name(o.kind)),
             );
         };
+        if node.parent != Some(parent_tag) {
+            // its own parent started in a function that has ended (`#@ end` inside a
+            // collection): it joins the nearest started ancestor if that holds its kind
+            let wanted = match t.nodes[parent_tag as usize].kind {
+                TKind::DocSet => Some((TKind::Doc, "document sets", "documents")),
+                TKind::Map => Some((TKind::MapItem, "maps", "map items")),
+                TKind::Array => Some((TKind::ArrayItem, "arrays", "array items")),
+                _ => None,
+            };
+            if let Some((_, holders, items)) = wanted.filter(|w| w.0 != node.kind) {
+                bail!(
+                    "{holders} can only contain {items}; this is a {}",
+                    kind_name(node.kind)
+                );
+            }
+        }
         if node.kind == TKind::Doc && Some(parent_inst) == ctx.root && ctx.arena.len() > 1 {
             // the documents so far are finished: materialise them and free the arena
             let docs = Materializer { t, ctx }.docset(parent_inst)?.docs;
