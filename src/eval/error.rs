@@ -18,7 +18,7 @@ use super::runtime::Runtime;
 use super::wording::{kind_message, message_text, nearest, with_callee};
 use crate::diagnostic::{Diagnostic, Frame, Kind};
 use crate::overlay::OverlayError;
-use crate::template::CompiledTemplate;
+use crate::template::{BlockError, CompiledTemplate};
 use crate::yaml::Pos;
 
 /// An error raised by an assertion object's `check`. The reference implements these
@@ -170,9 +170,14 @@ fn report(rt: &Runtime, e: &starlark::Error, exports: Option<Exports>) -> Report
 
 /// A static error of a template (found after parsing, before running it), reported as
 /// the reference does: the message, then the line.
-pub fn format_static(t: &CompiledTemplate, message: &str, line: Option<u32>) -> String {
-    match line {
-        Some(l) => format!("\n- {message}\n    {} | {}", t.position(l), t.src_line(l)),
+pub fn format_static(t: &CompiledTemplate, e: &BlockError) -> String {
+    let message = &e.message;
+    match e.line {
+        Some(l) => {
+            // a text template's line shows as its code, as its evaluation errors show it
+            let text = e.display.as_deref().unwrap_or_else(|| t.src_line(l));
+            format!("\n- {message}\n    {} | {text}", t.position(l))
+        }
         None => format!("\n- {message}\n    {}", t.name),
     }
 }

@@ -64,7 +64,7 @@ pub fn run_template(
     let ast = AstModule::parse(&t.id.to_string(), t.code.clone(), &dialect())
         .map_err(|e| error_diagnostic(rt, &e))?;
     if let Some(e) = t.static_errors.first() {
-        let text = format_static(t, &e.message, e.line);
+        let text = format_static(t, e);
         let at = Pos::new(t.file, e.line.unwrap_or(0));
         return Err(Diagnostic::new(Kind::Template, text).at(rt.names().locate(&at)));
     }

@@ -585,7 +585,7 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
                             "load: names with leading underscores are not exported: {name}"
                         ),
                         line: src_of(line_of(*at)),
-                        display: None,
+                        display: display_of(line_of(*at)),
                     });
                 }
             }

@@ -97,10 +97,11 @@ impl Report {
         if self.warnings.is_empty() {
             return None;
         }
+        // a message line of its own: without the error report's trailing empty lines
         Some(format!(
             "Warning: {}\n{}",
             self.subject.header(),
-            entries(names, &self.warnings)
+            entries(names, &self.warnings).trim_end()
         ))
     }
 
@@ -148,12 +149,11 @@ impl Report {
     }
 }
 
+/// The entries, each followed by an empty line, the last one too: the reference's report
+/// ends with `\n\n` (then the `\n` that ends the error), whatever wraps it.
 fn entries(names: &FileNames, list: &[Entry]) -> String {
     let mut out = String::new();
-    for (i, e) in list.iter().enumerate() {
-        if i > 0 {
-            out.push('\n');
-        }
+    for e in list {
         let _ = writeln!(out, "  {}", e.path);
         match (&e.from, &e.document) {
             (Some(from), Some(doc)) => {
@@ -193,8 +193,9 @@ fn entries(names: &FileNames, list: &[Entry]) -> String {
                 }
             }
         }
+        out.push('\n');
     }
-    out.trim_end().to_owned()
+    out
 }
 
 #[cfg(test)]
@@ -238,7 +239,7 @@ mod tests {
         );
         assert_eq!(
             r.error_text(&names).unwrap(),
-            "Validating final data values:\n  a\n    from: s.yml:2 (document 2 of 3: Deployment web-2)\n    - must be: a value >= 10 (by: s.yml:1)\n      found: value < 10\n\n  (document)\n    from: s.yml:3\n    - custom (by: s.yml:4)"
+            "Validating final data values:\n  a\n    from: s.yml:2 (document 2 of 3: Deployment web-2)\n    - must be: a value >= 10 (by: s.yml:1)\n      found: value < 10\n\n  (document)\n    from: s.yml:3\n    - custom (by: s.yml:4)\n\n"
         );
         assert!(r.warning_text(&names).is_none());
     }

@@ -1087,7 +1087,7 @@ mod tests {
         assert_eq!(eval(r#"assert.validate("k", 3, min=1)"#), "3");
         assert_eq!(
             eval(r#"assert.validate("k", 0, min=1)"#),
-            "ERR assert.validate: Validating k:\n  k\n    - must be: a value >= 1 (by: (unknown))\n      found: value < 1"
+            "ERR assert.validate: Validating k:\n  k\n    - must be: a value >= 1 (by: (unknown))\n      found: value < 1\n\n"
         );
         assert_eq!(
             eval("assert.valid(1)"),
