@@ -614,11 +614,12 @@ impl Runtime {
             .last_mut()
             .ok_or_else(|| anyhow!("internal error: no node context"))?;
         let node = Self::current_node(ctx, tag)?;
-        if matches!(&*node.setting.borrow(), Some(Setting::Replace(_))) {
+        let slot = node.setting.get_mut();
+        if let Some(Setting::Replace(_)) = slot {
             // replaced already (`template.replace` in its value): what is set goes nowhere
             return Ok(());
         }
-        *node.setting.borrow_mut() = Some(setting);
+        *slot = Some(setting);
         node.computed = computed;
         Ok(())
     }
