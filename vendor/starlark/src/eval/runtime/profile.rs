@@ -1,0 +1,30 @@
+/*
+ * Copyright 2019 The Starlark in Rust Authors.
+ * Copyright (c) Facebook, Inc. and its affiliates.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+pub(crate) mod bc;
+pub(crate) mod csv;
+pub(crate) mod data;
+pub(crate) mod flamegraph;
+pub(crate) mod heap;
+pub(crate) mod instant;
+pub(crate) mod mode;
+pub(crate) mod or_instrumentation;
+pub(crate) mod profiler_type;
+pub(crate) mod stmt;
+pub(crate) mod tests;
+pub(crate) mod time_flame;
+pub(crate) mod typecheck;

@@ -1,0 +1,29 @@
+/*
+ * Copyright 2019 The Starlark in Rust Authors.
+ * Copyright (c) Facebook, Inc. and its affiliates.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+use starlark_derive::starlark_module;
+
+use crate as starlark;
+use crate::environment::GlobalsBuilder;
+use crate::values::none::NoneType;
+
+#[starlark_module]
+pub(crate) fn register_none(globals: &mut GlobalsBuilder) {
+    /// The `None` value, used to represent nothing.
+    /// Implicitly returned from functions that don't have an explicit return.
+    const None: NoneType = NoneType;
+}
