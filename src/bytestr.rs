@@ -19,45 +19,24 @@
 //! `!!binary` base64 (go-yaml), JSON replaces each invalid byte by `\ufffd` (Go's
 //! `encoding/json`).
 //!
+//! Starlark's strings are byte strings too: `len`, indexing, slices, `find` offsets and
+//! `elems()` count bytes, and joining strings turns carried bytes that meet into the chars
+//! they form. That is the vendored starlark's patch (`vendor/starlark/PATCHES.md`), which
+//! owns the mapping: [`decode`], [`encode`] and [`may_carry`] are its own.
+//!
 //! Cost on ordinary text: the reserved chars encode as `F4 8F BE xx` / `F4 8F BF xx`, and
 //! a 0xF4 byte only appears in chars ≥ U+100000, so both directions first look for a
-//! 0xF4 byte (one `memchr`) and return their input unchanged (borrowed) when there is
-//! none.
+//! 0xF4 byte (an ASCII test for short text, a `memchr`) and return their input unchanged
+//! (borrowed) when there is none.
 
 use std::borrow::Cow;
 
-/// The first reserved char is `BASE + 0x80`.
-const BASE: u32 = 0x10FF00;
-
-/// The lead byte of every reserved char (and of every char ≥ U+100000).
-const F4: u8 = 0xF4;
-
-/// The carried form of a byte ≥ 0x80.
-fn carry(b: u8) -> char {
-    char::from_u32(BASE + u32::from(b)).unwrap_or(char::REPLACEMENT_CHARACTER)
-}
-
-/// The byte a reserved char carries.
-#[inline]
-fn carried(c: char) -> Option<u8> {
-    let cp = c as u32;
-    (cp >= BASE + 0x80).then(|| (cp - BASE) as u8)
-}
-
-/// Bytes as text: valid UTF-8 stays as it is, other bytes are carried.
-pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
-    if let Ok(s) = std::str::from_utf8(bytes) {
-        if !has_f4(bytes) {
-            return Cow::Borrowed(s);
-        }
-    }
-    Cow::Owned(decode_slow(bytes))
-}
+pub use starlark::values::string::bytestr::{decode, encode, may_carry, normalize};
 
 /// [`decode`] of bytes known to be UTF-8.
 pub fn decode_str(s: &str) -> Cow<'_, str> {
     if may_carry(s) {
-        Cow::Owned(decode_slow(s.as_bytes()))
+        decode(s.as_bytes())
     } else {
         Cow::Borrowed(s)
     }
@@ -65,60 +44,11 @@ pub fn decode_str(s: &str) -> Cow<'_, str> {
 
 /// [`decode`] of an owned buffer (no copy when it is ordinary UTF-8).
 pub fn decode_vec(bytes: Vec<u8>) -> String {
-    if !has_f4(&bytes) {
-        match String::from_utf8(bytes) {
-            Ok(s) => return s,
-            Err(e) => return decode_slow(e.as_bytes()),
-        }
+    match String::from_utf8(bytes) {
+        Ok(s) if !may_carry(&s) => s,
+        Ok(s) => decode(s.as_bytes()).into_owned(),
+        Err(e) => decode(e.as_bytes()).into_owned(),
     }
-    decode_slow(&bytes)
-}
-
-fn decode_slow(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len() + 16);
-    for chunk in bytes.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            if carried(c).is_some() {
-                let mut buf = [0u8; 4];
-                for &b in c.encode_utf8(&mut buf).as_bytes() {
-                    out.push(carry(b));
-                }
-            } else {
-                out.push(c);
-            }
-        }
-        for &b in chunk.invalid() {
-            out.push(carry(b));
-        }
-    }
-    out
-}
-
-/// Whether `s` may carry bytes (a quick test: false means certainly not).
-#[inline]
-pub fn may_carry(s: &str) -> bool {
-    has_f4(s.as_bytes())
-}
-
-/// Whether `bytes` hold a 0xF4 byte (a vectorized search: inputs are whole files).
-fn has_f4(bytes: &[u8]) -> bool {
-    memchr::memchr(F4, bytes).is_some()
-}
-
-/// Text as the bytes it stands for.
-pub fn encode(s: &str) -> Cow<'_, [u8]> {
-    if !may_carry(s) {
-        return Cow::Borrowed(s.as_bytes());
-    }
-    let mut out = Vec::with_capacity(s.len());
-    let mut buf = [0u8; 4];
-    for c in s.chars() {
-        match carried(c) {
-            Some(b) => out.push(b),
-            None => out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes()),
-        }
-    }
-    Cow::Owned(out)
 }
 
 /// [`encode`] of an owned string.
@@ -181,5 +111,45 @@ mod tests {
         assert_eq!(d.chars().count(), 4);
         assert_eq!(as_utf8(&d).unwrap(), "\u{10FF80}");
         assert_eq!(as_utf8("plain").unwrap(), "plain");
+    }
+
+    /// Starlark's strings are Go's byte strings (the vendored starlark's patch): each line
+    /// after the first three holds, measured against the reference. `c` cuts `é` after its
+    /// first byte.
+    #[test]
+    fn starlark_strings_are_bytes() {
+        let table = r#"
+s = "café-über-日本"
+c = s[:4]
+e = "a😀b"
+len(s) == 18 and len(c) == 4 and len(e) == 6 and len("") == 0
+len(s[3]) == 1 and s[3] != "é" and s[3] + s[4] == "é" and s[3:5] == "é"
+s[-1] == s[17] and s[-18] == "c"
+s[:5] == "café" and s[4:6] + "x" == s[4] + "-x"
+s[::3] == "c" + s[3] + s[6] + "e" + s[12] + s[15] and s[::-1][::-1] == s
+e[1:5] == "😀" and e[1:4] + e[4:] == "😀b"
+s.find("ü") == 6 and s.find("-", 6) == 11 and s.find("-", 6, 10) == -1
+s.find("-", -8) == 11 and s.find("", 100) == 18 and s.find(s[3]) == 3
+s.rfind("本") == 15 and s.rfind("-", 0, 8) == 5 and s.rfind(s[3]) == 6
+s.index("-") == 5 and s.rindex("é", 0, 5) == 3
+s.count(s[3]) == 2 and s.count("é", 0, 4) == 0 and s.count("") == 13 and c.count("") == 5
+s.startswith("über", 6) and s.endswith("é", 0, 5) and not s.endswith("é", 0, 4)
+s[3] in s and c in s and not (s[4] + s[3]) in s
+list(c.elem_ords()) == [99, 97, 102, 195] and list(c.codepoint_ords()) == [99, 97, 102, 65533]
+list(c.elems()) == ["c", "a", "f", s[3]] and list(c.codepoints()) == ["c", "a", "f", s[3]]
+list(e.codepoints()) == ["a", "😀", "b"] and list(e.codepoint_ords()) == [97, 128512, 98]
+"".join([s[3], s[4]]) == "é" and "%s%s" % (s[3], s[4]) == "é" and "{}{}".format(s[3], s[4]) == "é"
+((s[4] + s[3]) * 2)[1:3] == "é" and {"café": 1}[s[:3] + s[3] + s[4]] == 1
+s.split(s[3]) == ["caf", s[4] + "-", s[7:]] and s.partition(s[4]) == (c, s[4], s[5:])
+c.strip(s[4]) == "caf" and c.upper() == "CAF\ufffd"
+sorted(["é", s[3], "z", "a"]) == ["a", "z", s[3], "é"]
+ord(s[3]) == 65533 and hash(c) == 3111221 and hash(e) == 4077187
+repr(c) == '"caf\\xc3"'
+"#;
+        let mut lines = table.trim().lines();
+        let prelude: Vec<&str> = lines.by_ref().take(3).collect();
+        for check in lines {
+            starlark::assert::is_true(&format!("{}\n{check}", prelude.join("\n")));
+        }
     }
 }

@@ -1163,7 +1163,8 @@ impl Materializer<'_> {
                 None => out.push_str(self.t.nodes[n.tag as usize].text.as_deref().unwrap_or("")),
             }
         }
-        Ok(out)
+        // pieces that end and start with bytes that are not UTF-8 may form UTF-8
+        Ok(crate::bytestr::normalize(out))
     }
 }
 

@@ -24,10 +24,10 @@ pub fn quoted(s: &str) -> String {
     format!("\"{s}\"")
 }
 
-/// The length of a string (in characters), map or array.
+/// The length of a string (in bytes, as Starlark's `len` counts), map or array.
 pub fn length(n: &Node) -> Result<usize, String> {
     match n {
-        Node::Str(s) => Ok(s.chars().count()),
+        Node::Str(s) => Ok(crate::bytestr::encode(s).len()),
         Node::Map(m) => Ok(m.items.len()),
         Node::Array(a) => Ok(a.items.len()),
         other => Err(format!("value of type {} has no length", rule(other))),

@@ -256,8 +256,13 @@ pub(crate) fn register_other(builder: &mut GlobalsBuilder) {
             return Ok(hash);
         }
 
-        Ok(a.encode_utf16().fold(0i32, |hash: i32, c: u16| {
-            31i32.wrapping_mul(hash).wrapping_add(c as i32)
+        // ytt-rs patch: over code points, as the reference hashes (a byte that is not UTF-8
+        // is U+FFFD), not UTF-16
+        let bytes = crate::values::string::bytestr::encode(a);
+        let runes = crate::values::string::bytestr::runes(&bytes);
+        Ok(runes.fold(0i32, |hash: i32, (.., c)| {
+            let c = c.unwrap_or(char::REPLACEMENT_CHARACTER);
+            31i32.wrapping_mul(hash).wrapping_add(u32::from(c) as i32)
         }))
     }
 

@@ -836,6 +836,10 @@ impl<'v> Value<'v> {
                     return Ok(other);
                 } else if rs.is_empty() {
                     return Ok(self);
+                } else if crate::values::string::bytestr::joins_carried(ls, rs) {
+                    // ytt-rs patch: bytes that meet may form UTF-8 (see `bytestr`)
+                    let joined = crate::values::string::bytestr::normalize(format!("{ls}{rs}"));
+                    return Ok(heap.alloc_str(&joined).to_value());
                 } else {
                     return Ok(heap.alloc_str_concat(ls, rs).to_value());
                 }

@@ -18,6 +18,8 @@
 //! The string type. All strings must be valid UTF8.
 
 mod alloc_unpack;
+// ytt-rs patch: strings are byte strings (see the module)
+pub mod bytestr;
 pub(crate) mod dot_format;
 pub(crate) mod globals;
 pub(crate) mod intern;

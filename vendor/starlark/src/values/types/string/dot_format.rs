@@ -28,6 +28,7 @@ use crate::values::Value;
 use crate::values::ValueError;
 use crate::values::ValueLike;
 use crate::values::dict::Dict;
+use crate::values::string::bytestr;
 
 /// Try parse `"aaa{}bbb"` and return `("aaa", "bbb")`.
 pub(crate) fn parse_format_one(s: &str) -> Option<(String, String)> {
@@ -67,12 +68,19 @@ pub(crate) fn format_one<'v>(
     heap: Heap<'v>,
 ) -> StringValue<'v> {
     match StringValue::new(arg) {
+        // ytt-rs patch: bytes that meet may form UTF-8 (see `bytestr`)
+        Some(arg) if bytestr::may_join(&arg) || bytestr::may_join(after) => heap.alloc_str(
+            &bytestr::normalize(format!("{before}{}{after}", arg.as_str())),
+        ),
         Some(arg) => heap.alloc_str_concat3(before, &arg, after),
         None => {
             let mut result = String::with_capacity(before.len() + after.len() + 10);
             result.push_str(before);
             arg.collect_repr(&mut result);
             result.push_str(after);
+            if bytestr::may_join(after) {
+                result = bytestr::normalize(result);
+            }
             heap.alloc_str(&result)
         }
     }
@@ -152,6 +160,12 @@ pub(crate) fn format<'v>(
                 pos: _,
             } => format_capture(capture, conv, &mut args, &kwargs, &mut result)?,
         }
+    }
+    // ytt-rs patch: bytes that meet may form UTF-8 (see `bytestr`)
+    if bytestr::may_carry(&result) {
+        let r = heap.alloc_str(&bytestr::normalize(result.clone()));
+        string_pool.release(result);
+        return Ok(r);
     }
     let r = heap.alloc_str(&result);
     string_pool.release(result);

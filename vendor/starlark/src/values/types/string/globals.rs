@@ -24,6 +24,7 @@ use crate::values::StringValue;
 use crate::values::Value;
 use crate::values::ValueLike;
 use crate::values::string::StarlarkStr;
+use crate::values::string::bytestr;
 use crate::values::types::bytes::value::StarlarkBytes;
 
 #[starlark_module]
@@ -79,15 +80,16 @@ pub(crate) fn register_str(globals: &mut GlobalsBuilder) {
     #[starlark(speculative_exec_safe)]
     fn ord<'v>(#[starlark(require = pos)] a: Value<'v>) -> anyhow::Result<i32> {
         if let Some(s) = a.unpack_str() {
-            let mut chars = s.chars();
-            if let Some(c) = chars.next() {
-                if chars.next().is_none() {
-                    return Ok(u32::from(c) as i32);
-                }
+            // ytt-rs patch: the code points of the bytes, as Go's Starlark reads them (a
+            // byte that is not UTF-8 is U+FFFD), and its message
+            let b = bytestr::encode(s);
+            let mut runes = bytestr::runes(&b);
+            if let (Some((.., c)), None) = (runes.next(), runes.next()) {
+                return Ok(u32::from(c.unwrap_or(char::REPLACEMENT_CHARACTER)) as i32);
             }
             Err(anyhow::anyhow!(
-                "ord(): {} is not a single character string",
-                a.to_repr()
+                "ord: string encodes {} Unicode code points, want 1",
+                bytestr::runes(&b).count()
             ))
         } else if let Some(b) = StarlarkBytes::from_value(a) {
             if b.len() == 1 {

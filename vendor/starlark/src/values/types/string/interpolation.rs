@@ -32,6 +32,7 @@ use crate::values::ValueError;
 use crate::values::ValueLike;
 use crate::values::float::StarlarkFloat;
 use crate::values::float::float;
+use crate::values::string::bytestr;
 use crate::values::string::dot_format::format_one;
 use crate::values::types::int::int_or_big::StarlarkIntRef;
 use crate::values::types::num::value::NumRef;
@@ -212,16 +213,22 @@ pub(crate) fn percent(format: &str, value: Value) -> crate::Result<String> {
     };
 
     // because of the way format is defined, we can deal with it as bytes
+    // ytt-rs patch: bytes that meet may form UTF-8 (see `bytestr`)
+    let mut join = false;
     for item in (PercentFormatParser { rem: format }) {
         let item = item?;
         res.push_str(item.literal);
+        join |= bytestr::may_join(item.literal);
         match item.format {
             None => {}
             Some(PercentSFormat::Str) => {
                 let arg = next_value()?;
                 match arg.unpack_str() {
                     None => arg.collect_repr(&mut res),
-                    Some(s) => res.push_str(s),
+                    Some(s) => {
+                        join |= bytestr::may_join(s);
+                        res.push_str(s)
+                    }
                 }
             }
             Some(PercentSFormat::Repr) => next_value()?.collect_repr(&mut res),
@@ -350,6 +357,8 @@ pub(crate) fn percent(format: &str, value: Value) -> crate::Result<String> {
         Err(crate::Error::new_other(
             StringInterpolationError::TooManyParameters,
         ))
+    } else if join {
+        Ok(bytestr::normalize(res))
     } else {
         Ok(res)
     }
@@ -391,6 +400,10 @@ pub(crate) fn percent_s_one<'v>(
     heap: Heap<'v>,
 ) -> crate::Result<StringValue<'v>> {
     Ok(match StringValue::new(arg) {
+        // ytt-rs patch: bytes that meet may form UTF-8 (see `bytestr`)
+        Some(arg) if bytestr::may_join(&arg) || bytestr::may_join(after) => heap.alloc_str(
+            &bytestr::normalize(format!("{before}{}{after}", arg.as_str())),
+        ),
         Some(arg) => heap.alloc_str_concat3(before, &arg, after),
         None => {
             let one = match Tuple::from_value(arg) {

@@ -35,9 +35,12 @@ use crate::values::StringValueLike;
 use crate::values::Value;
 use crate::values::ValueLike;
 use crate::values::ValueOfUnchecked;
+use crate::values::string::bytestr;
+use crate::values::type_repr::StarlarkTypeRepr;
 use crate::values::typing::iter::StarlarkIter;
 
 /// An opaque iterator over a string, produced by elems/codepoints
+/// (ytt-rs patch: and elem_ords/codepoint_ords; over bytes or over code points)
 #[derive(
     Debug,
     Trace,
@@ -53,26 +56,38 @@ use crate::values::typing::iter::StarlarkIter;
 #[repr(C)]
 struct StringIterableGen<'v, V: ValueLike<'v>> {
     string: V::String,
-    produce_char: bool, // if not char, then int
+    bytes: bool, // if not bytes, then code points
+    ords: bool,  // if not ints, then strings
 }
 
-pub(crate) fn iterate_chars<'v>(
-    string: StringValue<'v>,
-    heap: Heap<'v>,
-) -> ValueOfUnchecked<'v, StarlarkIter<String>> {
-    ValueOfUnchecked::new(heap.alloc_complex(StringIterableGen::<'v, Value<'v>> {
-        string,
-        produce_char: true,
-    }))
+/// ytt-rs patch: what a string's iterator yields.
+#[derive(Clone, Copy)]
+pub(crate) enum Iter {
+    /// `elems()`: each byte, a string
+    Elems,
+    /// `elem_ords()`: each byte, an int
+    ElemOrds,
+    /// `codepoints()`: each code point, a string (a byte that is not UTF-8 on its own)
+    Codepoints,
+    /// `codepoint_ords()`: each code point, an int (U+FFFD for a byte that is not UTF-8)
+    CodepointOrds,
 }
 
-pub(crate) fn iterate_codepoints<'v>(
+pub(crate) fn iterate<'v, T: StarlarkTypeRepr>(
     string: StringValue<'v>,
+    kind: Iter,
     heap: Heap<'v>,
-) -> ValueOfUnchecked<'v, StarlarkIter<String>> {
+) -> ValueOfUnchecked<'v, StarlarkIter<T>> {
+    let (bytes, ords) = match kind {
+        Iter::Elems => (true, false),
+        Iter::ElemOrds => (true, true),
+        Iter::Codepoints => (false, false),
+        Iter::CodepointOrds => (false, true),
+    };
     ValueOfUnchecked::new(heap.alloc_complex(StringIterableGen::<'v, Value<'v>> {
         string,
-        produce_char: false,
+        bytes,
+        ords,
     }))
 }
 
@@ -83,16 +98,21 @@ where
 {
     unsafe fn iterate(&self, _me: Value<'v>, heap: Heap<'v>) -> crate::Result<Value<'v>> {
         // Lazy implementation: we allocate a tuple and then iterate over it.
-        let iter = if self.produce_char {
-            heap.alloc_tuple_iter(self.string.as_str().chars().map(|c| heap.alloc(c)))
-        } else {
-            heap.alloc_tuple_iter(
-                self.string
-                    .as_str()
-                    .chars()
-                    .map(|c| heap.alloc(u32::from(c))),
-            )
-        };
+        let b = bytestr::encode(self.string.as_str());
+        let iter =
+            match (self.bytes, self.ords) {
+                (true, false) => {
+                    heap.alloc_tuple_iter(b.iter().map(|&x| heap.alloc(bytestr::byte_char(x))))
+                }
+                (true, true) => heap.alloc_tuple_iter(b.iter().map(|&x| heap.alloc(x as i32))),
+                (false, false) => heap.alloc_tuple_iter(
+                    bytestr::runes(&b)
+                        .map(|(i, j, _)| heap.alloc_str(&bytestr::decode(&b[i..j])).to_value()),
+                ),
+                (false, true) => heap.alloc_tuple_iter(bytestr::runes(&b).map(|(_, _, c)| {
+                    heap.alloc(u32::from(c.unwrap_or(char::REPLACEMENT_CHARACTER)))
+                })),
+            };
         Ok(iter)
     }
 }

@@ -21,8 +21,6 @@ use std::cmp;
 
 use starlark_derive::starlark_module;
 use starlark_syntax::fast_string;
-use starlark_syntax::fast_string::StrIndices;
-use starlark_syntax::fast_string::convert_str_indices;
 
 use crate as starlark;
 use crate::environment::MethodsBuilder;
@@ -39,8 +37,9 @@ use crate::values::none::NoneOr;
 use crate::values::string::dot_format;
 use crate::values::tuple::UnpackTuple;
 use crate::values::type_repr::StarlarkTypeRepr;
-use crate::values::types::string::iter::iterate_chars;
-use crate::values::types::string::iter::iterate_codepoints;
+use crate::values::types::string::bytestr;
+use crate::values::types::string::iter::Iter;
+use crate::values::types::string::iter::iterate;
 use crate::values::typing::iter::StarlarkIter;
 
 // This does not exists in rust, split would cut the string incorrectly and
@@ -118,14 +117,32 @@ pub(crate) fn string_methods(builder: &mut MethodsBuilder) {
     ///
     /// ```
     /// # starlark::assert::is_true(r#"
-    /// list("Hello, 世界".elems()) == ["H", "e", "l", "l", "o", ",", " ", "世", "界"]
+    /// list("Hi, 世".elems()) == ["H", "i", ",", " ", "世"[0], "世"[1], "世"[2]]  # ytt-rs patch
     /// # "#);
     /// ```
     fn elems<'v>(
         this: StringValue<'v>,
         heap: Heap<'v>,
     ) -> anyhow::Result<ValueOfUnchecked<'v, StarlarkIter<String>>> {
-        Ok(iterate_chars(this, heap))
+        // ytt-rs patch: the bytes, each a string
+        Ok(iterate(this, Iter::Elems, heap))
+    }
+
+    /// ytt-rs patch: `S.elem_ords()`, the bytes of S as integers (Go's Starlark).
+    fn elem_ords<'v>(
+        this: StringValue<'v>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<ValueOfUnchecked<'v, StarlarkIter<i32>>> {
+        Ok(iterate(this, Iter::ElemOrds, heap))
+    }
+
+    /// ytt-rs patch: `S.codepoint_ords()`, the code points of S as integers (Go's
+    /// Starlark); a byte that is not UTF-8 is U+FFFD.
+    fn codepoint_ords<'v>(
+        this: StringValue<'v>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<ValueOfUnchecked<'v, StarlarkIter<i32>>> {
+        Ok(iterate(this, Iter::CodepointOrds, heap))
     }
 
     /// [string.capitalize](
@@ -142,6 +159,8 @@ pub(crate) fn string_methods(builder: &mut MethodsBuilder) {
     /// ```
     #[starlark(speculative_exec_safe)]
     fn capitalize(this: &str) -> anyhow::Result<String> {
+        // ytt-rs patch: a byte that is not UTF-8 becomes U+FFFD, as in Go
+        let this = &*bytestr::as_runes(this);
         let mut result = String::with_capacity(this.len());
         for (i, c) in this.chars().enumerate() {
             if i == 0 {
@@ -158,9 +177,9 @@ pub(crate) fn string_methods(builder: &mut MethodsBuilder) {
     /// ): returns an iterable of the unicode codepoint of a string.
     ///
     /// `S.codepoints()` returns an iterable value containing the
-    /// sequence of integer Unicode code points encoded by the string S.
-    /// Each invalid code within the string is treated as if it encodes the
-    /// Unicode replacement character, U+FFFD.
+    /// sequence of Unicode code points encoded by the string S, each a string
+    /// (ytt-rs patch: as in Go's Starlark; `codepoint_ords()` gives the integers).
+    /// Each byte that is not part of valid UTF-8 is one element.
     ///
     /// By returning an iterable, not a list, the cost of decoding the string
     /// is deferred until actually needed; apply `list(...)` to the result to
@@ -168,14 +187,15 @@ pub(crate) fn string_methods(builder: &mut MethodsBuilder) {
     ///
     /// ```
     /// # starlark::assert::all_true(r#"
-    /// list("Hello, 世界".codepoints()) == [72, 101, 108, 108, 111, 44, 32, 19990, 30028]
+    /// list("Hello, 世界".codepoints()) == ["H", "e", "l", "l", "o", ",", " ", "世", "界"]
     /// # "#);
     /// ```
     fn codepoints<'v>(
         this: StringValue<'v>,
         heap: Heap<'v>,
     ) -> anyhow::Result<ValueOfUnchecked<'v, StarlarkIter<String>>> {
-        Ok(iterate_codepoints(this, heap))
+        // ytt-rs patch: the code points, each a string (a byte that is not UTF-8 on its own)
+        Ok(iterate(this, Iter::Codepoints, heap))
     }
 
     /// [string.count](
@@ -208,13 +228,8 @@ pub(crate) fn string_methods(builder: &mut MethodsBuilder) {
         #[starlark(require = pos, default = NoneOr::None)] start: NoneOr<i32>,
         #[starlark(require = pos, default = NoneOr::None)] end: NoneOr<i32>,
     ) -> anyhow::Result<i32> {
-        if let Some(StrIndices { haystack, .. }) =
-            convert_str_indices(this, start.into_option(), end.into_option())
-        {
-            Ok(fast_string::count_matches(haystack, needle) as i32)
-        } else {
-            Ok(0)
-        }
+        // ytt-rs patch: `start` and `end` in bytes
+        Ok(bytestr::count(this, needle, start.into_option(), end.into_option()) as i32)
     }
 
     /// [string.endswith](
@@ -238,14 +253,14 @@ pub(crate) fn string_methods(builder: &mut MethodsBuilder) {
         #[starlark(require = pos, default = NoneOr::None)] start: NoneOr<i32>,
         #[starlark(require = pos, default = NoneOr::None)] end: NoneOr<i32>,
     ) -> anyhow::Result<bool> {
-        let haystack = match convert_str_indices(this, start.into_option(), end.into_option()) {
-            Some(StrIndices { haystack, .. }) => haystack,
-            None => return Ok(false),
-        };
-        match suffix {
-            StringOrTuple::String(x) => Ok(haystack.ends_with(x)),
-            StringOrTuple::Tuple(xs) => Ok(xs.items.iter().any(|x| haystack.ends_with(x))),
-        }
+        // ytt-rs patch: `start` and `end` in bytes
+        let (start, end) = (start.into_option(), end.into_option());
+        Ok(match suffix {
+            StringOrTuple::String(x) => bytestr::has_affix(this, x, start, end, true),
+            StringOrTuple::Tuple(xs) => {
+                (xs.items.iter()).any(|x| bytestr::has_affix(this, x, start, end, true))
+            }
+        })
     }
 
     /// [string.find](
@@ -276,15 +291,9 @@ pub(crate) fn string_methods(builder: &mut MethodsBuilder) {
         #[starlark(require = pos, default = NoneOr::None)] start: NoneOr<i32>,
         #[starlark(require = pos, default = NoneOr::None)] end: NoneOr<i32>,
     ) -> anyhow::Result<i32> {
-        if let Some(StrIndices { start, haystack }) =
-            convert_str_indices(this, start.into_option(), end.into_option())
-        {
-            if let Some(index) = haystack.find(needle) {
-                let index = fast_string::len(&haystack[..index]);
-                return Ok((start + index).0 as i32);
-            }
-        }
-        Ok(-1)
+        // ytt-rs patch: offsets in bytes
+        let at = bytestr::find(this, needle, start.into_option(), end.into_option(), false);
+        Ok(at.map_or(-1, |i| i as i32))
     }
 
     /// [string.format](
@@ -377,19 +386,10 @@ pub(crate) fn string_methods(builder: &mut MethodsBuilder) {
         #[starlark(require = pos, default = NoneOr::None)] start: NoneOr<i32>,
         #[starlark(require = pos, default = NoneOr::None)] end: NoneOr<i32>,
     ) -> anyhow::Result<i32> {
-        if let Some(StrIndices { start, haystack }) =
-            convert_str_indices(this, start.into_option(), end.into_option())
-        {
-            if let Some(index) = haystack.find(needle) {
-                let index = fast_string::len(&haystack[..index]);
-                return Ok((start + index).0 as i32);
-            }
-        }
-        Err(anyhow::anyhow!(
-            "Substring '{}' not found in '{}'",
-            needle,
-            this
-        ))
+        // ytt-rs patch: offsets in bytes
+        let at = bytestr::find(this, needle, start.into_option(), end.into_option(), false);
+        at.map(|i| i as i32)
+            .ok_or_else(|| anyhow::anyhow!("Substring '{}' not found in '{}'", needle, this))
     }
 
     /// [string.isalnum](
@@ -608,7 +608,11 @@ pub(crate) fn string_methods(builder: &mut MethodsBuilder) {
     /// ```
     #[starlark(speculative_exec_safe)]
     fn lower(this: &str) -> anyhow::Result<String> {
-        Ok(this.to_lowercase())
+        // ytt-rs patch: a byte that is not UTF-8 becomes U+FFFD, as in Go
+        if this.is_ascii() {
+            return Ok(this.to_ascii_lowercase());
+        }
+        Ok(bytestr::as_runes(this).to_lowercase())
     }
 
     /// [string.join](
@@ -660,9 +664,16 @@ pub(crate) fn string_methods(builder: &mut MethodsBuilder) {
                         r.push_str(s1);
                         r.push_str(this);
                         r.push_str(s2);
+                        // ytt-rs patch: bytes that meet may form UTF-8
+                        let mut join = bytestr::may_join(this) || bytestr::may_join(s2);
                         for x in it {
                             r.push_str(this);
-                            r.push_str(as_str(x)?.as_str());
+                            let x = as_str(x)?;
+                            join |= bytestr::may_join(&x);
+                            r.push_str(x.as_str());
+                        }
+                        if join {
+                            r = bytestr::normalize(r);
                         }
                         Ok(heap.alloc_typed_unchecked(r))
                     }
@@ -692,6 +703,11 @@ pub(crate) fn string_methods(builder: &mut MethodsBuilder) {
     ) -> anyhow::Result<StringValue<'v>> {
         let res = match chars {
             None => this.trim_start(),
+            // ytt-rs patch: a byte that is not UTF-8 reads as U+FFFD, as in Go
+            Some(s) if !s.is_ascii() && (bytestr::may_carry(s) || s.contains('\u{FFFD}')) => {
+                let cut: Vec<char> = s.chars().map(bytestr::rune).collect();
+                this.trim_start_matches(|c| cut.contains(&bytestr::rune(c)))
+            }
             Some(s) => this.trim_start_matches(|c| s.contains(c)),
         };
         if res.len() == this.len() {
@@ -728,6 +744,14 @@ pub(crate) fn string_methods(builder: &mut MethodsBuilder) {
             return Err(anyhow::anyhow!(
                 "Empty separator cannot be used for partitioning"
             ));
+        }
+        // ytt-rs patch: a separator that carries bytes is found in the bytes
+        if bytestr::may_carry(&needle) {
+            if let [a, b] = bytestr::split(&this, &needle, Some(1), false).as_slice() {
+                return Ok((heap.alloc_str(a), needle, heap.alloc_str(b)));
+            }
+            let empty = StringValue::default();
+            return Ok((this, empty, empty));
         }
         if let Some(offset) = this.find(needle.as_str()) {
             let offset2 = offset + needle.len();
@@ -772,6 +796,18 @@ pub(crate) fn string_methods(builder: &mut MethodsBuilder) {
         #[starlark(require = pos)] count: Option<i32>,
         heap: Heap<'v>,
     ) -> anyhow::Result<StringValue<'v>> {
+        // ytt-rs patch: with bytes that are not UTF-8, in the bytes: to find `old`, or
+        // where bytes may meet (around `new`, or between the parts when `new` is empty)
+        let meet = bytestr::may_join(new)
+            || new.chars().next_back().and_then(bytestr::carried).is_some()
+            || (new.is_empty() && bytestr::may_carry(&this));
+        if meet || bytestr::may_carry(old) {
+            if let Some(count @ ..0) = count {
+                anyhow::bail!("Replace final argument was negative '{}'", count);
+            }
+            let max = count.map(|c| c as usize);
+            return Ok(heap.alloc_str(&bytestr::replace(&this, old, new, max)));
+        }
         match count {
             Some(count) if count >= 0 => {
                 Ok(heap.alloc_str(&this.replacen(old, new, count as usize)))
@@ -823,15 +859,9 @@ pub(crate) fn string_methods(builder: &mut MethodsBuilder) {
         #[starlark(require = pos, default = NoneOr::None)] start: NoneOr<i32>,
         #[starlark(require = pos, default = NoneOr::None)] end: NoneOr<i32>,
     ) -> anyhow::Result<i32> {
-        if let Some(StrIndices { start, haystack }) =
-            convert_str_indices(this, start.into_option(), end.into_option())
-        {
-            if let Some(index) = haystack.rfind(needle) {
-                let index = fast_string::len(&haystack[..index]);
-                return Ok((start + index).0 as i32);
-            }
-        }
-        Ok(-1)
+        // ytt-rs patch: offsets in bytes
+        let at = bytestr::find(this, needle, start.into_option(), end.into_option(), true);
+        Ok(at.map_or(-1, |i| i as i32))
     }
 
     /// [string.rindex](
@@ -858,19 +888,10 @@ pub(crate) fn string_methods(builder: &mut MethodsBuilder) {
         #[starlark(require = pos, default = NoneOr::None)] start: NoneOr<i32>,
         #[starlark(require = pos, default = NoneOr::None)] end: NoneOr<i32>,
     ) -> anyhow::Result<i32> {
-        if let Some(StrIndices { start, haystack }) =
-            convert_str_indices(this, start.into_option(), end.into_option())
-        {
-            if let Some(index) = haystack.rfind(needle) {
-                let index = fast_string::len(&haystack[..index]);
-                return Ok((start + index).0 as i32);
-            }
-        }
-        Err(anyhow::anyhow!(
-            "Substring '{}' not found in '{}'",
-            needle,
-            this
-        ))
+        // ytt-rs patch: offsets in bytes
+        let at = bytestr::find(this, needle, start.into_option(), end.into_option(), true);
+        at.map(|i| i as i32)
+            .ok_or_else(|| anyhow::anyhow!("Substring '{}' not found in '{}'", needle, this))
     }
 
     /// [string.rpartition](
@@ -896,6 +917,14 @@ pub(crate) fn string_methods(builder: &mut MethodsBuilder) {
             return Err(anyhow::anyhow!(
                 "Empty separator cannot be used for partitioning"
             ));
+        }
+        // ytt-rs patch: a separator that carries bytes is found in the bytes
+        if bytestr::may_carry(&needle) {
+            if let [a, b] = bytestr::split(&this, &needle, Some(1), true).as_slice() {
+                return Ok((heap.alloc_str(a), needle, heap.alloc_str(b)));
+            }
+            let empty = StringValue::default();
+            return Ok((empty, empty, this));
         }
         if let Some(offset) = this.rfind(needle.as_str()) {
             let offset2 = offset + needle.len();
@@ -951,6 +980,11 @@ pub(crate) fn string_methods(builder: &mut MethodsBuilder) {
                     .alloc_typed_unchecked(rsplitn_whitespace(this, maxsplit))
                     .cast(),
             },
+            // ytt-rs patch: a separator that carries bytes is found in the bytes
+            Some(sep) if sep.len() > 1 && bytestr::may_carry(sep) => {
+                let parts = bytestr::split(this, sep, maxsplit.map(|m| m - 1), true);
+                heap.alloc_typed_unchecked(AllocList(parts)).cast()
+            }
             Some(sep) => {
                 let mut v: Vec<_> = match maxsplit {
                     None => this.rsplit(sep).collect(),
@@ -983,6 +1017,11 @@ pub(crate) fn string_methods(builder: &mut MethodsBuilder) {
     ) -> anyhow::Result<StringValue<'v>> {
         let res = match chars {
             None => this.trim_end(),
+            // ytt-rs patch: a byte that is not UTF-8 reads as U+FFFD, as in Go
+            Some(s) if !s.is_ascii() && (bytestr::may_carry(s) || s.contains('\u{FFFD}')) => {
+                let cut: Vec<char> = s.chars().map(bytestr::rune).collect();
+                this.trim_end_matches(|c| cut.contains(&bytestr::rune(c)))
+            }
             Some(s) => this.trim_end_matches(|c| s.contains(c)),
         };
         if res.len() == this.len() {
@@ -1048,6 +1087,11 @@ pub(crate) fn string_methods(builder: &mut MethodsBuilder) {
             (None, Some(maxsplit)) => heap
                 .alloc_typed_unchecked(AllocList(splitn_whitespace(this, maxsplit)))
                 .cast(),
+            // ytt-rs patch: a separator that carries bytes is found in the bytes
+            (Some(sep), maxsplit) if sep.len() > 1 && bytestr::may_carry(sep) => {
+                let parts = bytestr::split(this, sep, maxsplit.map(|m| m - 1), false);
+                heap.alloc_typed_unchecked(AllocList(parts)).cast()
+            }
             (Some(sep), None) => {
                 if sep.len() == 1 {
                     // If we are searching for a 1-byte string, we can provide a much faster path.
@@ -1152,14 +1196,14 @@ pub(crate) fn string_methods(builder: &mut MethodsBuilder) {
         #[starlark(require = pos, default = NoneOr::None)] start: NoneOr<i32>,
         #[starlark(require = pos, default = NoneOr::None)] end: NoneOr<i32>,
     ) -> anyhow::Result<bool> {
-        let haystack = match convert_str_indices(this, start.into_option(), end.into_option()) {
-            Some(StrIndices { haystack, .. }) => haystack,
-            None => return Ok(false),
-        };
-        match prefix {
-            StringOrTuple::String(x) => Ok(haystack.starts_with(x)),
-            StringOrTuple::Tuple(xs) => Ok(xs.items.iter().any(|x| haystack.starts_with(x))),
-        }
+        // ytt-rs patch: `start` and `end` in bytes
+        let (start, end) = (start.into_option(), end.into_option());
+        Ok(match prefix {
+            StringOrTuple::String(x) => bytestr::has_affix(this, x, start, end, false),
+            StringOrTuple::Tuple(xs) => {
+                (xs.items.iter()).any(|x| bytestr::has_affix(this, x, start, end, false))
+            }
+        })
     }
 
     /// [string.strip](
@@ -1183,6 +1227,11 @@ pub(crate) fn string_methods(builder: &mut MethodsBuilder) {
     ) -> anyhow::Result<StringValue<'v>> {
         let res = match chars {
             None => this.trim(),
+            // ytt-rs patch: a byte that is not UTF-8 reads as U+FFFD, as in Go
+            Some(s) if !s.is_ascii() && (bytestr::may_carry(s) || s.contains('\u{FFFD}')) => {
+                let cut: Vec<char> = s.chars().map(bytestr::rune).collect();
+                this.trim_matches(|c| cut.contains(&bytestr::rune(c)))
+            }
             Some(s) => this.trim_matches(|c| s.contains(c)),
         };
         if res.len() == this.len() {
@@ -1209,6 +1258,8 @@ pub(crate) fn string_methods(builder: &mut MethodsBuilder) {
     /// ```
     #[starlark(speculative_exec_safe)]
     fn title(this: &str) -> anyhow::Result<String> {
+        // ytt-rs patch: a byte that is not UTF-8 becomes U+FFFD, as in Go
+        let this = &*bytestr::as_runes(this);
         let mut last_space = true;
         let mut result = String::with_capacity(this.len());
         for c in this.chars() {
@@ -1241,7 +1292,11 @@ pub(crate) fn string_methods(builder: &mut MethodsBuilder) {
     /// ```
     #[starlark(speculative_exec_safe)]
     fn upper(this: &str) -> anyhow::Result<String> {
-        Ok(this.to_uppercase())
+        // ytt-rs patch: a byte that is not UTF-8 becomes U+FFFD, as in Go
+        if this.is_ascii() {
+            return Ok(this.to_ascii_uppercase());
+        }
+        Ok(bytestr::as_runes(this).to_uppercase())
     }
 
     /// [string.removeprefix](
@@ -1319,7 +1374,8 @@ mod tests {
 
     #[test]
     fn test_find() {
-        assert::eq("'Троянская война окончена'.find('война')", "10");
+        // ytt-rs patch: offsets in bytes
+        assert::eq("'Троянская война окончена'.find('война')", "19");
     }
 
     #[test]

@@ -20,6 +20,7 @@
 use std::mem;
 
 use crate::hint::unlikely;
+use crate::values::string::bytestr;
 use crate::values::types::string::simd::SwitchHaveSimd;
 use crate::values::types::string::simd::Vector;
 
@@ -59,6 +60,12 @@ fn push_escape(to_escape: char, buffer: &mut String) {
     // so use mix of Starlark spec and PEP-3138.
 
     use std::fmt::Write;
+
+    // ytt-rs patch: a byte that is not UTF-8 on its own is written as Go's Starlark does
+    if let Some(b) = bytestr::carried(to_escape) {
+        write!(buffer, "\\x{b:02x}").unwrap();
+        return;
+    }
 
     match to_escape {
         '\n' => buffer.push_str("\\n"),
@@ -271,8 +278,8 @@ mod tests {
         // Non-printable whitespace.
         test(r#""\u200b""#, "\u{200b}");
         test(r#""Hello, 世界""#, "Hello, 世界");
-        // Largest unicode number.
-        test(r#""\U0010ffff""#, "\u{10ffff}");
+        // ytt-rs patch: the largest code point carries the byte 0xFF (see `bytestr`).
+        test(r#""\xff""#, "\u{10ffff}");
     }
 
     #[test]

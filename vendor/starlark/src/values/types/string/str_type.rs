@@ -36,8 +36,6 @@ use starlark_map::Hashed;
 use starlark_map::StarlarkHashValue;
 use starlark_map::StarlarkHasher;
 use starlark_syntax::fast_string;
-use starlark_syntax::fast_string::CharIndex;
-use starlark_syntax::fast_string::StrIndices;
 
 use crate as starlark;
 use crate::collections::aligned_padded_str::AlignedPaddedStr;
@@ -53,7 +51,7 @@ use crate::values::UnpackValue;
 use crate::values::Value;
 use crate::values::ValueError;
 use crate::values::index::apply_slice;
-use crate::values::none::NoneOr;
+use crate::values::string::bytestr;
 use crate::values::string::interpolation;
 use crate::values::string::repr::string_repr;
 
@@ -274,41 +272,49 @@ impl<'v> StarlarkValue<'v> for StarlarkStr {
 
     fn compare(&self, other: Value) -> crate::Result<Ordering> {
         if let Some(other) = other.unpack_str() {
-            Ok(self.as_str().cmp(other))
+            // ytt-rs patch: in the order of their bytes
+            Ok(bytestr::compare(self.as_str(), other))
         } else {
             ValueError::unsupported_with(self, "cmp()", other)
         }
     }
 
+    // ytt-rs patch: a string is a sequence of bytes (`bytestr`): indexing, length,
+    // `in` and slices count bytes, and a byte that is not UTF-8 on its own is carried;
+    // an index out of range is reported in the words of Go's Starlark
     fn at(&self, index: Value<'v>, heap: Heap<'v>) -> crate::Result<Value<'v>> {
-        // This method is disturbingly hot. Use the logic from `convert_index`,
-        // but modified to be UTF8 string friendly.
         let i = i32::unpack_param(index)?;
-        if i >= 0 {
-            match fast_string::at(self, CharIndex(i as usize)) {
-                None => Err(ValueError::IndexOutOfBound(i).into()),
-                Some(c) => Ok(heap.alloc(c)),
-            }
-        } else {
-            let len_chars = fast_string::len(self);
-            let ind = CharIndex((-i) as usize); // Index from the end, minimum of 1
-            if ind > len_chars {
-                Err(ValueError::IndexOutOfBound(i).into())
-            } else if len_chars.0 == self.len() {
-                // We are a 7bit ASCII string, so take the fast-path
-                Ok(heap.alloc(self.as_bytes()[(len_chars - ind).0] as char))
-            } else {
-                Ok(heap.alloc(fast_string::at(self, len_chars - ind).unwrap()))
+        let bytes = self.as_bytes();
+        // without a carried byte up to it, byte `i` is byte `i` of the UTF-8
+        if let Ok(u) = usize::try_from(i) {
+            if u < bytes.len() && !bytestr::has_f4(&bytes[..=u]) {
+                return Ok(heap.alloc(bytestr::byte_char(bytes[u])));
             }
         }
+        let bytes = bytestr::encode(self);
+        let len = bytes.len() as i64;
+        let at = if i < 0 { i as i64 + len } else { i as i64 };
+        if len == 0 {
+            return Err(anyhow::anyhow!("index {i} out of range: empty string").into());
+        }
+        if at < 0 || at >= len {
+            let msg = format!("string index {i} out of range [-{len}:{}]", len - 1);
+            return Err(anyhow::anyhow!(msg).into());
+        }
+        Ok(heap.alloc(bytestr::byte_char(bytes[at as usize])))
     }
 
     fn length(&self) -> crate::Result<i32> {
-        Ok(fast_string::len(self).0 as i32)
+        Ok(bytestr::len(self) as i32)
     }
 
     fn is_in(&self, other: Value) -> crate::Result<bool> {
         let s = <&str>::unpack_param(other)?;
+        if bytestr::may_carry(s) {
+            let (h, n) = (bytestr::encode(self), bytestr::encode(s));
+            return Ok(memchr::memmem::find(&h, &n).is_some());
+        }
+        // UTF-8 found in bytes always starts and ends at a char of the string
         Ok(fast_string::contains(self, s))
     }
 
@@ -319,34 +325,52 @@ impl<'v> StarlarkValue<'v> for StarlarkStr {
         stride: Option<Value<'v>>,
         heap: Heap<'v>,
     ) -> crate::Result<Value<'v>> {
-        let s = self;
         if matches!(stride, Some(stride) if stride.unpack_i32() != Some(1)) {
-            // The stride case is super rare and super complex, so let's do something inefficient but safe
-            let xs = s.chars().collect::<Vec<_>>();
-            let xs = apply_slice(&xs, start, stop, stride)?;
-            return Ok(heap.alloc(xs.into_iter().collect::<String>()));
+            let bytes = bytestr::encode(self);
+            let xs = apply_slice(&bytes, start, stop, stride)?;
+            return Ok(heap.alloc_str(&bytestr::decode(&xs)).to_value());
         }
 
         #[inline(always)]
-        fn start_stop_to_none_or(v: Option<Value>) -> crate::Result<NoneOr<i32>> {
-            match v {
-                None => Ok(NoneOr::None),
-                Some(v) => Ok(NoneOr::Other(i32::unpack_value_err(v)?)),
+        fn index(v: Option<Value>) -> crate::Result<Option<i32>> {
+            v.map(i32::unpack_value_err).transpose()
+        }
+
+        let (start, stop) = (index(start)?, index(stop)?);
+        let s = self.as_str();
+        // Without a carried byte up to the end, offsets in bytes are offsets in the UTF-8
+        // (an index from the end needs the whole string)
+        let (a, e) = bytestr::range(s.len(), start, stop);
+        let from_end = start.is_some_and(|i| i < 0) || stop.is_some_and(|i| i < 0);
+        let scan = if from_end {
+            s.as_bytes()
+        } else {
+            &s.as_bytes()[..e]
+        };
+        if !bytestr::has_f4(scan) {
+            if a == 0 && e == s.len() {
+                return Ok(heap.alloc_str(s).to_value());
             }
+            if s.is_char_boundary(a) && s.is_char_boundary(e) {
+                return Ok(heap.alloc_str(&s[a..e]).to_value());
+            }
+            return Ok(heap
+                .alloc_str(&bytestr::decode(&s.as_bytes()[a..e]))
+                .to_value());
         }
-
-        let (start, stop) = (start_stop_to_none_or(start)?, start_stop_to_none_or(stop)?);
-
-        match fast_string::convert_str_indices(self, start.into_option(), stop.into_option()) {
-            Some(StrIndices { haystack, .. }) => Ok(heap.alloc_str(haystack).to_value()),
-            None => Ok(heap.alloc_str("").to_value()),
-        }
+        let bytes = bytestr::encode(s);
+        let (a, e) = bytestr::range(bytes.len(), start, stop);
+        Ok(heap.alloc_str(&bytestr::decode(&bytes[a..e])).to_value())
     }
 
     fn add(&self, other: Value<'v>, heap: Heap<'v>) -> Option<crate::Result<Value<'v>>> {
         if let Some(other_str) = other.unpack_str() {
             if self.is_empty() {
                 Some(Ok(other))
+            } else if bytestr::joins_carried(self, other_str) {
+                // ytt-rs patch: bytes that meet may form UTF-8
+                let joined = format!("{}{}", self.as_str(), other_str);
+                Some(Ok(heap.alloc(bytestr::normalize(joined))))
             } else {
                 Some(Ok(heap.alloc_str_concat(self, other_str).to_value()))
             }
@@ -364,6 +388,10 @@ impl<'v> StarlarkValue<'v> for StarlarkStr {
         let mut result = String::with_capacity(self.len() * cmp::max(0, l) as usize);
         for _i in 0..l {
             result.push_str(self)
+        }
+        // ytt-rs patch: bytes that meet may form UTF-8
+        if bytestr::may_join(self) {
+            result = bytestr::normalize(result);
         }
         Some(Ok(heap.alloc(result)))
     }
@@ -396,11 +424,13 @@ mod tests {
     use crate::values::Heap;
     use crate::values::Value;
     use crate::values::index::apply_slice;
+    use crate::values::string::bytestr;
 
     #[test]
     fn test_string_corruption() {
-        assert::fail("'U4V6'[93]", "out of bound");
-        assert::fail("''[2]", "out of bound");
+        // ytt-rs patch: the words of Go's Starlark
+        assert::fail("'U4V6'[93]", "out of range");
+        assert::fail("''[2]", "out of range");
     }
 
     #[test]
@@ -460,7 +490,7 @@ mod tests {
     fn test_string_len() {
         assert::all_true(
             r#"
-len("😿") == 1
+len("😿") == 4  # ytt-rs patch: bytes
 "#,
         );
     }
@@ -493,11 +523,10 @@ len("😿") == 1
                             Some(Value::testing_new_int(j))
                         };
                         // Compare list slicing (comparatively simple) to string slicing (complex unicode)
-                        let res1 =
-                            apply_slice(&example.chars().collect::<Vec<_>>(), start, stop, None)
-                                .unwrap()
-                                .iter()
-                                .collect::<String>();
+                        // ytt-rs patch: of the bytes
+                        let bytes = bytestr::encode(example);
+                        let res1 = apply_slice(&bytes, start, stop, None).unwrap();
+                        let res1 = bytestr::decode(&res1).into_owned();
                         let res2 = s
                             .slice(start, stop, None, heap)
                             .unwrap()
@@ -551,7 +580,11 @@ len("😿") == 1
     fn test_string_index() -> crate::Result<()> {
         fn test_str(str: &str) -> crate::Result<()> {
             Heap::temp(|heap| {
-                let chars = str.chars().collect::<Vec<char>>();
+                // ytt-rs patch: a string's elements are its bytes
+                let chars = bytestr::encode(str)
+                    .iter()
+                    .map(|b| bytestr::byte_char(*b))
+                    .collect::<Vec<char>>();
                 let val = heap.alloc(str);
                 let len = chars.len() as i32;
                 assert_eq!(val.length()?, len);
