@@ -22,7 +22,7 @@
 //! [`LoopRange`]) and the [`Forever`] of `while` loops. A loop over anything else (a
 //! list the template builds, a tuple) runs as before, without collecting.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::fmt;
 
 use allocative::Allocative;
@@ -31,20 +31,15 @@ use starlark::eval::Evaluator;
 use starlark::values::{Heap, NoSerialize, StarlarkPagable, StarlarkValue, Value};
 use starlark_derive::starlark_value;
 
-/// The arena size below which no collection runs, and the least growth of memory held in
-/// large blocks (strings, big ints) between two collections.
-const MIN_ARENA: usize = 128 << 10;
-const MIN_GROWTH: usize = 4 << 20;
-
 /// The loops being run and when to collect next, for the modules of one run.
 #[derive(Default)]
 pub struct LoopGc {
     /// Loops entered and not yet left: (serial of the module running it, its iterable
     /// never moves: collecting is sound while it runs).
     loops: RefCell<Vec<(u32, bool)>>,
-    /// Collect when the module's heap reaches this many bytes, or the process holds this
-    /// many bytes in large blocks (as `held` counts them).
-    next: Cell<Option<(usize, usize)>>,
+    /// When the next collection of a module's heap is due, by module serial; set at the
+    /// module's first collection point.
+    next: RefCell<Vec<(u32, Schedule)>>,
     /// The bytes the process holds in large blocks, where the embedder's allocator counts
     /// them (the command line's does); without it the heap's size alone decides.
     pub held: Option<fn() -> usize>,
@@ -72,22 +67,35 @@ impl LoopGc {
     /// Module `serial` ended (also in the middle of a loop, on an error).
     pub fn end_module(&self, serial: u32) {
         self.loops.borrow_mut().retain(|(s, _)| *s != serial);
+        self.next.borrow_mut().retain(|(s, _)| *s != serial);
+    }
+
+    fn schedule(&self, serial: u32) -> Option<Schedule> {
+        let next = self.next.borrow();
+        next.iter()
+            .rev()
+            .find(|(s, _)| *s == serial)
+            .map(|(_, n)| *n)
+    }
+
+    fn set_schedule(&self, serial: u32, schedule: Schedule) {
+        let mut next = self.next.borrow_mut();
+        match next.iter_mut().rev().find(|(s, _)| *s == serial) {
+            Some((_, n)) => *n = schedule,
+            None => next.push((serial, schedule)),
+        }
     }
 
     /// A collection point of module `serial`: collects when memory grew enough since the
     /// last collection and collecting is sound here.
     pub fn point(&self, serial: u32, eval: &mut Evaluator) {
-        let arena = eval.heap().allocated_bytes();
-        let held = self.held();
-        let (next_arena, next_held) = match self.next.get() {
-            Some(next) => next,
-            None => {
-                let first = (MIN_ARENA, held.saturating_add(MIN_GROWTH));
-                self.next.set(Some(first));
-                first
-            }
-        };
-        if arena < next_arena && held < next_held {
+        let (arena, held) = (eval.heap().allocated_bytes(), self.held());
+        let next = self.schedule(serial).unwrap_or_else(|| {
+            let first = Schedule::first(arena, held);
+            self.set_schedule(serial, first);
+            first
+        });
+        if !next.due(arena, held) {
             return;
         }
         let sound = self
@@ -104,10 +112,56 @@ impl LoopGc {
         // every loop running over a value that does not move.
         unsafe { eval.garbage_collect() };
         let (arena, held) = (eval.heap().allocated_bytes(), self.held());
-        self.next.set(Some((
-            (arena * 2).max(MIN_ARENA),
-            held.saturating_add(held.max(MIN_GROWTH)),
-        )));
+        self.set_schedule(serial, Schedule::after(arena, held));
+    }
+}
+
+/// The heap size below which no collection runs, and the least growth of the memory held
+/// outside the heap between two collections.
+const MIN_ARENA: usize = 128 << 10;
+const MIN_GROWTH: usize = 4 << 20;
+
+/// When a collection is due, from what the last one kept. A collection costs what is
+/// live, so each threshold is a multiple of what was live after the last one: the cost of
+/// collecting stays proportional to the work done between collections.
+///
+/// The heap (an arena: nothing is freed until a collection) is collected once it grew to
+/// four times what the last collection kept. A collection trims a list's array to its
+/// length, and the next `append` allocates an array of twice that length: right after a
+/// collection, the heap of a loop appending to a list is already three times what was
+/// kept, and any lower factor collects (copying the whole list) at every iteration. The
+/// memory held outside the heap in large blocks (the digits of big integers, the tables
+/// of dicts) is collected once it doubled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Schedule {
+    /// Collect when the heap reaches this many bytes...
+    arena: usize,
+    /// ... or the large blocks held outside the heap this many.
+    outside: usize,
+}
+
+impl Schedule {
+    /// Before a module's first collection: when its heap is no longer small, or the
+    /// memory outside it grew from where the first loop started.
+    fn first(arena: usize, held: usize) -> Self {
+        Self {
+            arena: MIN_ARENA,
+            outside: held.saturating_sub(arena).saturating_add(MIN_GROWTH),
+        }
+    }
+
+    /// After a collection that kept `arena` bytes of heap, with `held` bytes held in
+    /// large blocks (the heap's own included).
+    fn after(arena: usize, held: usize) -> Self {
+        let outside = held.saturating_sub(arena);
+        Self {
+            arena: MIN_ARENA.max(arena.saturating_mul(4)),
+            outside: outside.saturating_add(outside.max(MIN_GROWTH)),
+        }
+    }
+
+    fn due(self, arena: usize, held: usize) -> bool {
+        arena >= self.arena || held.saturating_sub(arena) >= self.outside
     }
 }
 
@@ -189,4 +243,72 @@ impl<'v> StarlarkValue<'v> for LoopRange {
         Some(heap.alloc(self.start + i * self.step))
     }
     unsafe fn iter_stop(&self) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thresholds_grow_with_what_a_collection_kept() {
+        let s = Schedule::after(8 << 20, 20 << 20);
+        assert_eq!(s.arena, 32 << 20);
+        assert_eq!(s.outside, 24 << 20);
+        assert!(!s.due((32 << 20) - 1, (44 << 20) - 1));
+        assert!(s.due(32 << 20, 40 << 20));
+        assert!(s.due(8 << 20, 32 << 20));
+        // small heaps and little memory outside them: the least thresholds
+        let s = Schedule::after(1 << 10, 2 << 10);
+        assert_eq!((s.arena, s.outside), (MIN_ARENA, (1 << 10) + MIN_GROWTH));
+        let s = Schedule::first(4 << 10, 10 << 20);
+        assert_eq!(
+            (s.arena, s.outside),
+            (MIN_ARENA, (10 << 20) - (4 << 10) + MIN_GROWTH)
+        );
+    }
+
+    /// A loop appending to a list, as starlark-rust grows it (an array of twice the
+    /// length when full, allocated on the heap; trimmed to its length by a collection):
+    /// the collections copy a bounded multiple of the final list in all, and are few.
+    #[test]
+    fn a_growing_list_is_collected_in_amortised_linear_time() {
+        const WORD: usize = 8;
+        let n = 1_000_000;
+        let (mut len, mut cap, mut arena) = (0usize, 0usize, 0usize);
+        let mut next = Schedule::first(arena, arena);
+        let (mut copied, mut collections) = (0, 0);
+        for _ in 0..n {
+            if next.due(arena, arena) {
+                arena = len * WORD;
+                cap = len;
+                copied += arena;
+                collections += 1;
+                next = Schedule::after(arena, arena);
+            }
+            if len == cap {
+                cap = (len * 2).max(len + 1).max(4);
+                arena += cap * WORD;
+            }
+            len += 1;
+        }
+        assert!(copied <= 4 * n * WORD, "{copied} bytes copied");
+        assert!(collections <= 20, "{collections} collections");
+    }
+
+    /// Memory outside the heap that grows (a dict's table): collected when it doubled.
+    #[test]
+    fn memory_outside_the_heap_is_collected_when_it_doubled() {
+        let arena = 64 << 10;
+        let mut next = Schedule::after(arena, arena);
+        let mut collections = 0;
+        for mib in 1..=1024usize {
+            let held = arena + (mib << 20);
+            if next.due(arena, held) {
+                collections += 1;
+                next = Schedule::after(arena, held);
+            }
+        }
+        // at 4, 8, 16, ... 1024 MiB
+        assert_eq!(collections, 9);
+    }
 }
