@@ -36,6 +36,8 @@ pub mod none;
 pub(crate) mod num;
 pub mod range;
 pub mod record;
+// ytt-rs patch: bounds on `seq * n`
+pub(crate) mod repeat;
 pub mod set;
 pub mod starlark_value_as_type;
 pub mod string;

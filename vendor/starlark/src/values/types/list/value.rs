@@ -43,6 +43,8 @@ use crate::hint::unlikely;
 use crate::private::Private;
 use crate::static_starlark_value;
 use crate::typing::Ty;
+// ytt-rs patch: bounds on `seq * n`
+use crate::values::types::repeat::repeat_times;
 use crate::values::AllocFrozenValue;
 use crate::values::AllocValue;
 use crate::values::FrozenHeap;
@@ -50,7 +52,6 @@ use crate::values::FrozenStringValue;
 use crate::values::FrozenValue;
 use crate::values::Heap;
 use crate::values::StarlarkValue;
-use crate::values::UnpackValue;
 use crate::values::Value;
 use crate::values::ValueLike;
 use crate::values::ValueTyped;
@@ -530,12 +531,12 @@ where
     }
 
     fn mul(&self, other: Value, heap: Heap<'v>) -> Option<crate::Result<Value<'v>>> {
-        let l = match i32::unpack_value(other) {
-            Ok(Some(l)) => l,
-            Ok(None) => return None,
+        // ytt-rs patch: within the reference's bounds
+        let l = match repeat_times(self.0.content().len(), other)? {
+            Ok(l) => l,
             Err(e) => return Some(Err(e)),
         };
-        let mut result = Vec::with_capacity(self.0.content().len() * cmp::max(0, l) as usize);
+        let mut result = Vec::with_capacity(self.0.content().len() * l);
         for _ in 0..l {
             result.extend(self.0.content().iter());
         }

@@ -15,7 +15,6 @@
  * limitations under the License.
  */
 
-use std::cmp;
 use std::cmp::Ordering;
 use std::fmt;
 use std::fmt::Debug;
@@ -42,6 +41,8 @@ use crate::collections::aligned_padded_str::AlignedPaddedStr;
 use crate::environment::Methods;
 use crate::private::Private;
 use crate::typing::Ty;
+// ytt-rs patch: bounds on `seq * n`
+use crate::values::types::repeat::repeat_times;
 use crate::values::Freeze;
 use crate::values::FreezeResult;
 use crate::values::Freezer;
@@ -380,12 +381,12 @@ impl<'v> StarlarkValue<'v> for StarlarkStr {
     }
 
     fn mul(&self, other: Value<'v>, heap: Heap<'v>) -> Option<crate::Result<Value<'v>>> {
-        let l = match i32::unpack_value(other) {
-            Ok(Some(l)) => l,
-            Ok(None) => return None,
+        // ytt-rs patch: within the reference's bounds
+        let l = match repeat_times(self.len(), other)? {
+            Ok(l) => l,
             Err(e) => return Some(Err(e)),
         };
-        let mut result = String::with_capacity(self.len() * cmp::max(0, l) as usize);
+        let mut result = String::with_capacity(self.len() * l);
         for _i in 0..l {
             result.push_str(self)
         }

@@ -36,10 +36,11 @@ use crate::collections::StarlarkHasher;
 use crate::private::Private;
 use crate::static_starlark_value;
 use crate::typing::Ty;
+// ytt-rs patch: bounds on `seq * n`
+use crate::values::types::repeat::repeat_times;
 use crate::values::FrozenValue;
 use crate::values::Heap;
 use crate::values::StarlarkValue;
-use crate::values::UnpackValue;
 use crate::values::Value;
 use crate::values::ValueError;
 use crate::values::ValueLifetimeless;
@@ -235,12 +236,12 @@ where
     }
 
     fn mul(&self, other: Value, heap: Heap<'v>) -> Option<crate::Result<Value<'v>>> {
-        let l = match i32::unpack_value(other) {
-            Ok(Some(l)) => l,
-            Ok(None) => return None,
+        // ytt-rs patch: within the reference's bounds
+        let l = match repeat_times(self.len(), other)? {
+            Ok(l) => l,
             Err(e) => return Some(Err(e)),
         };
-        let mut result = Vec::new();
+        let mut result = Vec::with_capacity(self.len() * l);
         for _i in 0..l {
             result.extend(self.content().iter().map(|e| e.to_value()));
         }
