@@ -27,6 +27,7 @@
 //! `ytt-cli` and may change with them.
 
 pub use diagnostic::{Diagnostic, Kind};
+pub use eval::budget::MemoryBudget;
 pub use eval::runtime::Messages;
 pub use files::InputFile;
 pub use modules::Modules;

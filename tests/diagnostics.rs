@@ -258,3 +258,43 @@ fn a_validation_failure_lists_each_value_with_its_rule() {
     );
     assert_eq!(d.violations()[0].found.as_deref(), Some("value < 10"));
 }
+
+/// The embedder's allocator raises the budget's flag (here: another thread, while the
+/// code loops): the evaluation stops at its next step, an evaluation error with the
+/// budget's message, located on the loop and listing the lines it went through. Raised
+/// before a template runs, the run stops there, unlocated (no line of it is to blame).
+#[test]
+fn a_run_past_the_memory_budget_stops_where_its_code_is() {
+    static PASSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    let budget = ytt::MemoryBudget {
+        limit: 1 << 30,
+        passed: &PASSED,
+        message: "past the budget",
+    };
+    let run = || {
+        let opts = RenderOptions {
+            memory_budget: Some(budget),
+            ..RenderOptions::default()
+        };
+        let tpl =
+            "#@ def spin():\n#@   while True:\n#@     x = 1\n#@   end\n#@ end\na: #@ spin()\n";
+        render(opts, vec![InputFile::new("t.yml", tpl.as_bytes().to_vec())]).expect_err("stopped")
+    };
+    let raise = std::thread::spawn(|| {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        PASSED.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+    let d = run();
+    raise.join().expect("raised");
+    assert_eq!(d.kind(), Kind::Evaluation);
+    assert_eq!(d.location().map(|l| l.to_string()), Some("t.yml:2".into()));
+    assert_eq!(
+        d.text(),
+        "\n- past the budget\n    in spin\n      t.yml:2 | #@   while True:\n    in <toplevel>\n      t.yml:6 | a: #@ spin()"
+    );
+    let d = run();
+    assert_eq!(
+        (d.kind(), d.location(), d.text()),
+        (Kind::Other, None, "past the budget")
+    );
+}

@@ -378,7 +378,9 @@ fn a_non_utf8_environment_is_no_crash() {
 }
 
 /// A runaway template ends with a clear error within the memory budget, never an abort
-/// in the allocator or the OOM killer.
+/// in the allocator or the OOM killer: a repetition past the reference's bounds before
+/// anything is allocated, memory past the budget at the next step of the code, both
+/// with the template line; one allocation past twice the budget at once, without it.
 #[test]
 fn runaway_memory_ends_with_a_clear_error() {
     for (expr, message) in [
@@ -390,20 +392,24 @@ fn runaway_memory_ends_with_a_clear_error() {
             "len(\"xx\" * 2000000000)",
             "excessive repeat (4000000000 elements)",
         ),
+        (
+            "len([[0] * 100000 for i in range(100000)])",
+            "the run needs more memory than --max-memory allows",
+        ),
     ] {
-        let out = Ytt::new()
-            .file("t.yml", &format!("a: #@ {expr}\n"))
-            .run(&["-f", "t.yml"]);
+        let out = Ytt::new().file("t.yml", &format!("a: #@ {expr}\n")).run(&[
+            "-f",
+            "t.yml",
+            "--max-memory",
+            "64M",
+        ]);
         assert_eq!(
             out.err(),
             format!("ytt: Error: \n- {message}\n    in <toplevel>\n      t.yml:1 | a: #@ {expr}\n"),
         );
     }
     let out = Ytt::new()
-        .file(
-            "t.yml",
-            "a: #@ len([[0] * 100000 for i in range(100000)])\n",
-        )
+        .file("t.yml", "a: #@ len([1] * 100000000)\n")
         .run(&["-f", "t.yml", "--max-memory", "64M"]);
     assert_eq!(
         out.err(),

@@ -1,4 +1,4 @@
-//! A memory budget for a run (`--max-memory`): a runaway template (`[1] * 2147483647`, a
+//! A memory budget for a run (`--max-memory`): a runaway template (`[1] * 100000000`, a
 //! string doubled in a loop, an alias bomb) ends with a clear error and exit code 1 instead
 //! of an abort in the allocator or the OOM killer.
 //!
@@ -7,6 +7,14 @@
 //! grows in large chunks, big lists, strings and integers are single blocks — while small
 //! ones are most allocations: counting only blocks of at least `COUNTED_FROM` bytes
 //! keeps the count off the hot path (measured: no change in the benchmarks' time).
+//!
+//! An allocator cannot fail softly (a `Vec` aborts when it is refused), and it does not
+//! know where the run is. So passing the budget raises a flag ([`budget`]) instead: the
+//! engine stops Starlark code at its next step (a loop iteration or a call) with an error
+//! that names the template line and its frames, and the command line fails a run that
+//! passed the budget anywhere else. Until then, allocations go on up to twice the budget;
+//! one that would pass that ends the run at once, with the message alone, as does one the
+//! system refuses.
 
 use std::alloc::{GlobalAlloc, Layout};
 use std::io::Write;
@@ -15,12 +23,18 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 /// Blocks from this size on are counted.
 const COUNTED_FROM: usize = 4096;
 
+/// What a run that needs more memory than the budget is told.
+pub const MESSAGE: &str = "the run needs more memory than --max-memory allows";
+/// What a run is told when the system refuses memory within the budget.
+const REFUSED: &str = "the run needs more memory than the system gives";
+
 /// The budget when `--max-memory` is not given: far above any configuration's needs
-/// (the largest benchmark peaks under 200 MiB; 3 GiB), and no more than half the machine's
-/// memory, so that the run stops before the OOM killer would.
+/// (the largest benchmark peaks under 200 MiB; 3 GiB), and no more than a quarter of the
+/// machine's memory: a run may hold up to twice its budget before it stops, and must
+/// stop before the OOM killer would.
 pub fn default_limit() -> usize {
     const CAP: usize = 3 << 30;
-    physical_memory().map_or(CAP, |total| CAP.min(total / 2))
+    physical_memory().map_or(CAP, |total| CAP.min(total / 4))
 }
 
 /// The machine's memory, where the system says it (Linux: `MemTotal`).
@@ -39,6 +53,8 @@ const LARGE_RUN: usize = 4 << 20;
 
 static LIMIT: AtomicUsize = AtomicUsize::new(4 << 30);
 static COUNTED: AtomicUsize = AtomicUsize::new(0);
+/// The count passed the budget (see the module's documentation).
+static PASSED: AtomicBool = AtomicBool::new(false);
 /// The next count at which [`Budgeted`] looks up: the budget, or before it the size of a
 /// large run while huge pages are still to be allowed. One comparison on the counted path.
 static WATERMARK: AtomicUsize = AtomicUsize::new(LARGE_RUN);
@@ -61,6 +77,21 @@ pub fn set_limit(bytes: usize) {
 /// The bytes counted so far (large blocks held).
 pub fn counted() -> usize {
     COUNTED.load(Ordering::Relaxed)
+}
+
+/// The budget as the engine is told it; none without a limit.
+pub fn budget() -> Option<ytt::MemoryBudget> {
+    let limit = LIMIT.load(Ordering::Relaxed);
+    (limit != usize::MAX).then_some(ytt::MemoryBudget {
+        limit,
+        passed: &PASSED,
+        message: MESSAGE,
+    })
+}
+
+/// Whether the count passed the budget since the process started.
+pub fn passed() -> bool {
+    PASSED.load(Ordering::Relaxed)
 }
 
 /// Parses a `--max-memory` size: bytes, or with a unit `K`/`M`/`G` (powers of 1024,
@@ -115,18 +146,25 @@ impl Budgeted {
     }
 }
 
-/// The count passed the watermark: the run is large (huge pages from now on), or over
-/// its budget.
+/// The count passed the watermark: the run is large (huge pages from now on), over its
+/// budget (the flag is raised; the next watermark is twice the budget), or over twice
+/// the budget.
 #[cold]
 fn crossed(now: usize) {
     let limit = LIMIT.load(Ordering::Relaxed);
-    if now > limit {
-        exceeded();
+    let hard = limit.saturating_mul(2);
+    if now > hard {
+        exceeded(MESSAGE);
     }
     if HUGE_PAGES_PENDING.swap(false, Ordering::Relaxed) {
         set_huge_pages(true);
     }
-    WATERMARK.store(limit, Ordering::Relaxed);
+    if now > limit {
+        PASSED.store(true, Ordering::Relaxed);
+        WATERMARK.store(hard, Ordering::Relaxed);
+    } else {
+        WATERMARK.store(limit, Ordering::Relaxed);
+    }
 }
 
 /// Disables transparent huge pages until the run is large. Call before the first
@@ -173,20 +211,23 @@ fn set_huge_pages(allowed: bool) {
 /// Ends the run: nothing may allocate here (the allocator is what failed), so the message
 /// is a constant written straight to stderr, and the process exits without unwinding.
 #[cold]
-fn exceeded() -> ! {
-    let _ = std::io::stderr()
-        .write_all(b"ytt: Error: the run needs more memory than --max-memory allows\n");
+fn exceeded(message: &str) -> ! {
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_all(b"ytt: Error: ");
+    let _ = err.write_all(message.as_bytes());
+    let _ = err.write_all(b"\n");
     std::process::exit(1);
 }
 
-// SAFETY: every call is forwarded to the inner allocator unchanged; the budget only counts sizes.
+// SAFETY: every call is forwarded to the inner allocator unchanged; the budget only counts
+// sizes, and ends the process where the inner allocator refuses.
 unsafe impl GlobalAlloc for Budgeted {
     #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         Self::take(layout.size());
         let p = unsafe { Inner.alloc(layout) };
         if p.is_null() {
-            Self::give_back(layout.size());
+            refused();
         }
         p
     }
@@ -196,7 +237,7 @@ unsafe impl GlobalAlloc for Budgeted {
         Self::take(layout.size());
         let p = unsafe { Inner.alloc_zeroed(layout) };
         if p.is_null() {
-            Self::give_back(layout.size());
+            refused();
         }
         p
     }
@@ -212,12 +253,18 @@ unsafe impl GlobalAlloc for Budgeted {
         Self::take(new_size);
         let p = unsafe { Inner.realloc(ptr, layout, new_size) };
         if p.is_null() {
-            Self::give_back(new_size);
-        } else {
-            Self::give_back(layout.size());
+            refused();
         }
+        Self::give_back(layout.size());
         p
     }
+}
+
+/// The system refused memory the budget allows: a `Vec` would abort, the Starlark heap
+/// panic (`out of memory`, reported as a bug); the run ends with the reason instead.
+#[cold]
+fn refused() -> ! {
+    exceeded(REFUSED)
 }
 
 #[cfg(test)]

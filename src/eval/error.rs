@@ -131,6 +131,7 @@ fn report(rt: &Runtime, e: &starlark::Error, exports: Option<Exports>) -> Report
             Some(not_found(name, &module, &exported))
         })
         .or_else(|| extra_arguments(rt, e))
+        .or_else(|| Some(rt.budget?.stopped(&raw)?.to_owned()))
         .unwrap_or_else(|| message_text(e));
     let message = with_callee(message, e);
     // every line after the first is the reason, a last empty one too (a report that

@@ -68,6 +68,10 @@ pub fn run_template(
         let at = Pos::new(t.file, e.line.unwrap_or(0));
         return Err(Diagnostic::new(Kind::Template, text).at(rt.names().locate(&at)));
     }
+    // passed outside template code: no line of this one to blame
+    if let Some(b) = rt.budget.filter(|b| b.passed()) {
+        return Err(Diagnostic::new(Kind::Other, b.message));
+    }
     let extra = Extra(rt, Some(loader));
     let print = RunPrint(rt);
     rt.begin_module(t.id);
@@ -77,6 +81,9 @@ pub fn run_template(
             eval.set_loader(loader);
             eval.set_print_handler(&print);
             eval.extra = Some(&extra);
+            if let Some(b) = &rt.budget {
+                b.watch(&mut eval);
+            }
             eval.eval_module(ast, globals)?;
         }
         module
@@ -142,6 +149,9 @@ pub fn with_evaluator<R>(rt: &Runtime, f: impl FnOnce(&mut Evaluator) -> R) -> R
         let result = {
             let mut eval = Evaluator::new(&module);
             eval.extra = Some(&extra);
+            if let Some(b) = &rt.budget {
+                b.watch(&mut eval);
+            }
             f(&mut eval)
         };
         let made_annotations = ListRef::from_value(list).is_some_and(|l| l.len() > 1);

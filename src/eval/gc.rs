@@ -43,6 +43,9 @@ pub struct LoopGc {
     /// The bytes the process holds in large blocks, where the embedder's allocator counts
     /// them (the command line's does); without it the heap's size alone decides.
     pub held: Option<fn() -> usize>,
+    /// The embedder's memory budget, in the bytes `held` counts: collections come before
+    /// garbage would pass it.
+    pub limit: Option<usize>,
 }
 
 impl LoopGc {
@@ -62,6 +65,10 @@ impl LoopGc {
 
     fn held(&self) -> usize {
         self.held.map_or(0, |count| count())
+    }
+
+    fn limit(&self) -> usize {
+        self.limit.unwrap_or(usize::MAX)
     }
 
     /// Module `serial` ended (also in the middle of a loop, on an error).
@@ -91,7 +98,7 @@ impl LoopGc {
     pub fn point(&self, serial: u32, eval: &mut Evaluator) {
         let (arena, held) = (eval.heap().allocated_bytes(), self.held());
         let next = self.schedule(serial).unwrap_or_else(|| {
-            let first = Schedule::first(arena, held);
+            let first = Schedule::first(arena, held, self.limit());
             self.set_schedule(serial, first);
             first
         });
@@ -112,12 +119,12 @@ impl LoopGc {
         // every loop running over a value that does not move.
         unsafe { eval.garbage_collect() };
         let (arena, held) = (eval.heap().allocated_bytes(), self.held());
-        self.set_schedule(serial, Schedule::after(arena, held));
+        self.set_schedule(serial, Schedule::after(arena, held, self.limit()));
     }
 }
 
-/// The heap size below which no collection runs, and the least growth of the memory held
-/// outside the heap between two collections.
+/// The least growth of the heap, and of the memory held outside it, between two
+/// collections.
 const MIN_ARENA: usize = 128 << 10;
 const MIN_GROWTH: usize = 4 << 20;
 
@@ -125,16 +132,21 @@ const MIN_GROWTH: usize = 4 << 20;
 /// live, so each threshold is a multiple of what was live after the last one: the cost of
 /// collecting stays proportional to the work done between collections.
 ///
-/// The heap (an arena: nothing is freed until a collection) is collected once it grew to
-/// four times what the last collection kept. A collection trims a list's array to its
-/// length, and the next `append` allocates an array of twice that length: right after a
-/// collection, the heap of a loop appending to a list is already three times what was
-/// kept, and any lower factor collects (copying the whole list) at every iteration. The
-/// memory held outside the heap in large blocks (the digits of big integers, the tables
-/// of dicts) is collected once it doubled.
+/// The heap (an arena: nothing is freed until a collection) is collected once it grew
+/// past three times what the last collection kept, and `MIN_ARENA` more. A collection
+/// trims a list's array to its length, and the next `append` allocates an array of twice
+/// that length, in a chunk at most twice the heap's last: right after a collection, the
+/// heap of a loop appending to a list may be three times what was kept, and a page.
+/// Collecting there would copy the whole list at every iteration; past it, the list has
+/// at least doubled since. The memory held outside the heap in large blocks (the digits
+/// of big integers, the tables of dicts) is collected once it doubled.
+///
+/// Near the memory budget, garbage must not pass it (the run would stop): each threshold
+/// is at most half the room left, so that collections come more often as live memory
+/// nears the budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Schedule {
-    /// Collect when the heap reaches this many bytes...
+    /// Collect when the heap passes this many bytes...
     arena: usize,
     /// ... or the large blocks held outside the heap this many.
     outside: usize,
@@ -143,25 +155,30 @@ struct Schedule {
 impl Schedule {
     /// Before a module's first collection: when its heap is no longer small, or the
     /// memory outside it grew from where the first loop started.
-    fn first(arena: usize, held: usize) -> Self {
+    fn first(arena: usize, held: usize, limit: usize) -> Self {
+        let room = limit.saturating_sub(held) / 2;
         Self {
-            arena: MIN_ARENA,
-            outside: held.saturating_sub(arena).saturating_add(MIN_GROWTH),
+            arena: MIN_ARENA.min(arena.saturating_add(room)),
+            outside: held
+                .saturating_sub(arena)
+                .saturating_add(MIN_GROWTH.min(room)),
         }
     }
 
     /// After a collection that kept `arena` bytes of heap, with `held` bytes held in
     /// large blocks (the heap's own included).
-    fn after(arena: usize, held: usize) -> Self {
+    fn after(arena: usize, held: usize, limit: usize) -> Self {
+        let room = limit.saturating_sub(held) / 2;
         let outside = held.saturating_sub(arena);
+        let arena_growth = arena.saturating_mul(2).saturating_add(MIN_ARENA);
         Self {
-            arena: MIN_ARENA.max(arena.saturating_mul(4)),
-            outside: outside.saturating_add(outside.max(MIN_GROWTH)),
+            arena: arena.saturating_add(arena_growth.min(room)),
+            outside: outside.saturating_add(outside.max(MIN_GROWTH).min(room)),
         }
     }
 
     fn due(self, arena: usize, held: usize) -> bool {
-        arena >= self.arena || held.saturating_sub(arena) >= self.outside
+        arena > self.arena || held.saturating_sub(arena) >= self.outside
     }
 }
 
@@ -249,18 +266,23 @@ impl<'v> StarlarkValue<'v> for LoopRange {
 mod tests {
     use super::*;
 
+    const NO_LIMIT: usize = usize::MAX;
+
     #[test]
     fn thresholds_grow_with_what_a_collection_kept() {
-        let s = Schedule::after(8 << 20, 20 << 20);
-        assert_eq!(s.arena, 32 << 20);
+        let s = Schedule::after(8 << 20, 20 << 20, NO_LIMIT);
+        assert_eq!(s.arena, (24 << 20) + MIN_ARENA);
         assert_eq!(s.outside, 24 << 20);
-        assert!(!s.due((32 << 20) - 1, (44 << 20) - 1));
-        assert!(s.due(32 << 20, 40 << 20));
+        assert!(!s.due((24 << 20) + MIN_ARENA, (36 << 20) - 1));
+        assert!(s.due((25 << 20) + MIN_ARENA, 40 << 20));
         assert!(s.due(8 << 20, 32 << 20));
-        // small heaps and little memory outside them: the least thresholds
-        let s = Schedule::after(1 << 10, 2 << 10);
-        assert_eq!((s.arena, s.outside), (MIN_ARENA, (1 << 10) + MIN_GROWTH));
-        let s = Schedule::first(4 << 10, 10 << 20);
+        // small heaps and little memory outside them: the least growth
+        let s = Schedule::after(1 << 10, 2 << 10, NO_LIMIT);
+        assert_eq!(
+            (s.arena, s.outside),
+            ((3 << 10) + MIN_ARENA, (1 << 10) + MIN_GROWTH)
+        );
+        let s = Schedule::first(4 << 10, 10 << 20, NO_LIMIT);
         assert_eq!(
             (s.arena, s.outside),
             (MIN_ARENA, (10 << 20) - (4 << 10) + MIN_GROWTH)
@@ -275,7 +297,7 @@ mod tests {
         const WORD: usize = 8;
         let n = 1_000_000;
         let (mut len, mut cap, mut arena) = (0usize, 0usize, 0usize);
-        let mut next = Schedule::first(arena, arena);
+        let mut next = Schedule::first(arena, arena, NO_LIMIT);
         let (mut copied, mut collections) = (0, 0);
         for _ in 0..n {
             if next.due(arena, arena) {
@@ -283,7 +305,7 @@ mod tests {
                 cap = len;
                 copied += arena;
                 collections += 1;
-                next = Schedule::after(arena, arena);
+                next = Schedule::after(arena, arena, NO_LIMIT);
             }
             if len == cap {
                 cap = (len * 2).max(len + 1).max(4);
@@ -299,16 +321,38 @@ mod tests {
     #[test]
     fn memory_outside_the_heap_is_collected_when_it_doubled() {
         let arena = 64 << 10;
-        let mut next = Schedule::after(arena, arena);
+        let mut next = Schedule::after(arena, arena, NO_LIMIT);
         let mut collections = 0;
         for mib in 1..=1024usize {
             let held = arena + (mib << 20);
             if next.due(arena, held) {
                 collections += 1;
-                next = Schedule::after(arena, held);
+                next = Schedule::after(arena, held, NO_LIMIT);
             }
         }
         // at 4, 8, 16, ... 1024 MiB
         assert_eq!(collections, 9);
+    }
+
+    /// Near the budget, collections come before garbage passes it: a loop that keeps
+    /// 40 MiB and makes 1 MiB of garbage an iteration, within 64 MiB.
+    #[test]
+    fn garbage_does_not_pass_the_budget() {
+        let limit = 64 << 20;
+        let live = 40 << 20;
+        let mut arena = live;
+        let mut next = Schedule::after(arena, arena, limit);
+        let mut collections = 0;
+        for _ in 0..1000 {
+            arena += 1 << 20;
+            assert!(arena <= limit, "{arena} bytes held");
+            if next.due(arena, arena) {
+                arena = live;
+                collections += 1;
+                next = Schedule::after(arena, arena, limit);
+            }
+        }
+        // every thirteen iterations (past half the 24 MiB left)
+        assert_eq!(collections, 1000 / 13);
     }
 }

@@ -1,5 +1,6 @@
 //! The Starlark runtime: value types, conversions, the template runtime, error reports.
 
+pub(crate) mod budget;
 pub mod builtins;
 pub mod convert;
 pub mod error;

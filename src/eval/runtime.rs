@@ -128,6 +128,8 @@ pub struct Runtime {
     pub sources: crate::schema::Sources,
     /// Garbage collection inside loops.
     pub gc: super::gc::LoopGc,
+    /// The embedder's memory budget, which every evaluator watches.
+    pub budget: Option<super::budget::MemoryBudget>,
     /// `print()` output and warnings.
     pub messages: Messages,
     /// The `@ytt:` modules the embedder registered.

@@ -57,6 +57,10 @@ pub struct RenderOptions {
     /// The bytes the process holds in large blocks, where the embedder's allocator counts
     /// them: loops collect garbage as these grow too (see `eval::gc`).
     pub held_bytes: Option<fn() -> usize>,
+    /// The memory budget the embedder's allocator keeps, if it keeps one: a run that
+    /// passes it stops at its next Starlark step with an error naming where (see
+    /// `eval::budget`), and loops collect garbage before they would pass it.
+    pub memory_budget: Option<crate::MemoryBudget>,
     /// The caller writes the output documents as YAML (`emit::yaml_texts`): templates'
     /// documents are written while the run goes on, on another core.
     pub write_ahead: bool,
@@ -167,6 +171,8 @@ fn run(mut opts: RenderOptions, files: Vec<InputFile>) -> anyhow::Result<Rendere
     rt.messages = opts.messages.clone();
     rt.modules = opts.modules.clone();
     rt.gc.held = opts.held_bytes;
+    rt.gc.limit = opts.memory_budget.map(|b| b.limit);
+    rt.budget = opts.memory_budget;
     let library = Arc::new(Library::root(&files));
     let settings = Settings {
         compile: CompileOptions {

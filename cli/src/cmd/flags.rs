@@ -230,8 +230,8 @@ pub struct TemplateFlags {
     #[arg(long = "debug", num_args = 0..=1, require_equals = true, default_missing_value = "true", default_value = "false", value_parser = go_bool, value_name = "BOOL", hide_default_value = true)]
     pub debug: bool,
 
-    /// Memory a run may use before it stops with an error (e.g. 512M, 8G; 0: no limit;
-    /// default: 3G, or half of the machine's memory when that is less)
+    /// Memory a run may use before it stops with an error naming where (e.g. 512M, 8G;
+    /// 0: no limit; default: 3G, or a quarter of the machine's memory when that is less)
     #[arg(long = "max-memory", value_name = "SIZE")]
     pub max_memory: Option<String>,
 

@@ -33,11 +33,20 @@ fn run_inner(opts: &Options) -> Result<()> {
         files::read_unread(&mut inputs)?;
         return schema_inspect(opts, inputs);
     }
-    let result = evaluate(opts, sources);
+    let result = within_budget(evaluate(opts, sources));
     if opts.files.bulk_out {
         return output::write_bulk(result);
     }
     output::write(&opts.output, result?)
+}
+
+/// A run that passed the memory budget where no template code ran to stop it (see
+/// `crate::memory`) fails all the same.
+fn within_budget<T>(result: Result<T>) -> Result<T> {
+    match result {
+        Ok(_) if crate::memory::passed() => bail!(crate::memory::MESSAGE),
+        result => result,
+    }
 }
 
 /// `--bulk-in` files, then the `-f` files, in command-line order.
@@ -85,6 +94,7 @@ fn evaluate(opts: &Options, sources: Vec<SourceFile>) -> Result<RunOutput> {
         messages: stderr_messages(),
         modules: ytt_stdlib::modules(),
         held_bytes: Some(crate::memory::counted),
+        memory_budget: crate::memory::budget(),
         write_ahead: writes_yaml_to_stdout(opts),
     };
     let rendered = workspace::render_on_this_thread(render_opts, inputs)?;
@@ -142,6 +152,7 @@ fn schema_inspect(opts: &Options, inputs: Vec<InputFile>) -> Result<()> {
         messages: stderr_messages(),
         modules: ytt_stdlib::modules(),
         held_bytes: Some(crate::memory::counted),
+        memory_budget: crate::memory::budget(),
         write_ahead: false,
     };
     let rendered = workspace::render_on_this_thread(render_opts, inputs)?;

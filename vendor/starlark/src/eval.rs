@@ -156,10 +156,12 @@ impl<'v, 'a, 'e> Evaluator<'v, 'a, 'e> {
         #[cfg(not(target_arch = "wasm32"))]
         self.module_env.add_eval_duration(start.elapsed());
 
+        // ytt-rs patch: an error of the evaluation, located, goes before the checks'
+        let res = res.map_err(|e| e.into_error())?;
         self.run_infrequent_instr_checks()?;
 
         // Return the result of evaluation
-        res.map_err(|e| e.into_error())
+        Ok(res)
     }
 
     /// Evaluate a function stored in a [`Value`], passing in `positional` and `named` arguments.
@@ -188,8 +190,10 @@ impl<'v, 'a, 'e> Evaluator<'v, 'a, 'e> {
             function.invoke(&params, this)
         });
 
+        // ytt-rs patch: an error of the evaluation, located, goes before the checks'
+        let res = res?;
         self.run_infrequent_instr_checks()?;
 
-        res
+        Ok(res)
     }
 }

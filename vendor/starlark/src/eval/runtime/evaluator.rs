@@ -18,6 +18,9 @@
 use std::collections::HashSet;
 use std::mem;
 use std::mem::MaybeUninit;
+// ytt-rs patch: the interrupt flag
+use std::sync::atomic;
+use std::sync::atomic::AtomicBool;
 
 use dupe::Dupe;
 use starlark_syntax::eval_exception::EvalException;
@@ -130,6 +133,9 @@ pub(crate) const GC_THRESHOLD: usize = 100000;
 /// Number of ticks to execute before running "infrequent" checks
 const INFREQUENT_INSTRUCTION_CHECK_PERIOD: u32 = 1000;
 
+/// ytt-rs patch: the interrupt flag of an evaluator given none.
+static NEVER_INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
 /// Default value for max starlark stack size
 pub(crate) const DEFAULT_STACK_SIZE: usize = 50;
 
@@ -197,6 +203,9 @@ pub struct Evaluator<'v, 'a, 'e> {
     pub(crate) frame_stack: Vec<BcFramePtr<'v>>,
     /// Function to check if evaluation should be cancelled early
     pub(crate) is_cancelled: Box<dyn Fn() -> bool + 'a>,
+    /// ytt-rs patch: raised from anywhere (the embedder's allocator), makes the next step
+    /// run the infrequent checks (see `set_interrupt_flag`).
+    pub(crate) interrupt: &'a AtomicBool,
     /// A counter to track when to perform "infrequent" checks like cancellation, timeouts, etc
     pub(crate) infrequent_instr_check_counter: u32,
     /// Total number of ticks executed so far
@@ -221,6 +230,7 @@ fn _check_variance() {
         let _: &&'a2 (dyn PrintHandler + 'a2) = &a.print_handler;
         let _: &&'a2 (dyn SoftErrorHandler + 'a2) = &a.soft_error_handler;
         let _: &Box<dyn Fn() -> bool + 'a2> = &a.is_cancelled;
+        let _: &&'a2 AtomicBool = &a.interrupt;
         let _: &Evaluator<'v, 'a2, 'e> = &a;
     }
 }
@@ -298,6 +308,7 @@ impl<'v, 'a, 'e: 'a> Evaluator<'v, 'a, 'e> {
             max_tick_count: None,
             frame_stack: Vec::with_capacity(DEFAULT_STACK_SIZE),
             is_cancelled: Box::new(|| false),
+            interrupt: &NEVER_INTERRUPTED,
             infrequent_instr_check_counter: 0,
             total_tick_count_at_last_infrequent_check: 0,
         }
@@ -524,6 +535,14 @@ impl<'v, 'a, 'e: 'a> Evaluator<'v, 'a, 'e> {
     /// Set canceled-checking function. This function is called periodically to check if the evaluator should return early (with an error condition).
     pub fn set_check_cancelled(&mut self, is_canceled: Box<dyn Fn() -> bool + 'a>) {
         self.is_cancelled = is_canceled
+    }
+
+    /// ytt-rs patch: a flag that, once raised (from any thread, or from the allocator),
+    /// makes the evaluator run its infrequent checks (the canceled-checking function,
+    /// limits) at its next step — a loop iteration or a call — rather than within the next
+    /// thousand. Costs a load per step.
+    pub fn set_interrupt_flag(&mut self, flag: &'a AtomicBool) {
+        self.interrupt = flag;
     }
 
     /// Called to add an entry to the call stack, by the function being invoked.
@@ -1099,7 +1118,10 @@ impl<'v, 'a, 'e: 'a> Evaluator<'v, 'a, 'e> {
     #[inline(always)]
     pub(crate) fn report_forward_progress(&mut self) -> crate::Result<()> {
         self.infrequent_instr_check_counter += 1;
-        if self.infrequent_instr_check_counter >= INFREQUENT_INSTRUCTION_CHECK_PERIOD {
+        // ytt-rs patch: or at once when interrupted
+        if self.infrequent_instr_check_counter >= INFREQUENT_INSTRUCTION_CHECK_PERIOD
+            || self.interrupt.load(atomic::Ordering::Relaxed)
+        {
             #[cfg(rust_nightly)]
             std::hint::cold_path();
             self.run_infrequent_instr_checks()?;
