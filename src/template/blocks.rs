@@ -646,7 +646,12 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
             }
         }
         if collects {
-            push(&format!("{ind}    {}()", instr::GC), src, None);
+            // an error there (a run stopped for memory) is the loop's, shown as its header
+            push(
+                &format!("{ind}    {}()", instr::GC),
+                src,
+                display_of(ll.first),
+            );
         }
         if let Some(b) = opens[i] {
             if blocks[b].is_def {
