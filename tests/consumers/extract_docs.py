@@ -1,7 +1,7 @@
 """Writes each data-values schema of the Markdown files in DOCS (a ```yaml block with
 `#@data/values-schema`) as OUT/docs-<file>-<n>/schema.yml, for check.mjs. A schema whose
-example run (the ```console block after it) reports an `Invalid @…` annotation is
-malformed on purpose and is left out."""
+example run (the ```console block after it) reports an `Invalid @…` annotation (a line
+of its own, maybe indented under its heading) is malformed on purpose and is left out."""
 
 import pathlib
 import re
@@ -21,7 +21,7 @@ for md in sorted(docs.glob("*.md")):
         # the text up to the next yaml block: the example's run, if any
         after = text[m.end() : blocks[i + 1].start() if i + 1 < len(blocks) else len(text)]
         run = re.search(r"```console\n(.*?)```", after, re.S)
-        if run and re.search(r"^Invalid @", run.group(1), re.M):
+        if run and re.search(r"^\s*Invalid @", run.group(1), re.M):
             skipped += 1
             continue
         case = out / f"docs-{md.stem}-{n}"
