@@ -67,11 +67,29 @@ static HUGE_PAGES_PENDING: AtomicBool = AtomicBool::new(false);
 pub fn set_limit(bytes: usize) {
     let limit = if bytes == 0 { usize::MAX } else { bytes };
     LIMIT.store(limit, Ordering::Relaxed);
+    arm(limit);
+}
+
+/// The next count to look up at: the budget (before it, the size of a large run while
+/// huge pages are still to be allowed).
+fn arm(limit: usize) {
     let pending = HUGE_PAGES_PENDING.load(Ordering::Relaxed);
     WATERMARK.store(
         if pending { limit.min(LARGE_RUN) } else { limit },
         Ordering::Relaxed,
     );
+}
+
+/// Lowers the flag and arms the budget again, for the next run of a process that runs
+/// one after another (the language server): each starts within the budget.
+pub fn rearm() {
+    PASSED.store(false, Ordering::Relaxed);
+    arm(LIMIT.load(Ordering::Relaxed));
+}
+
+/// The flag raised past the budget (see [`budget`]).
+pub fn passed_flag() -> &'static AtomicBool {
+    &PASSED
 }
 
 /// The bytes counted so far (large blocks held).

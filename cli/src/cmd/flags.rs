@@ -58,6 +58,10 @@ pub enum Command {
     #[command(args_override_self = true)]
     Completion(CompletionArgs),
 
+    /// Start the language server on stdin/stdout (for editors: diagnostics of the real render, formatting)
+    #[command(args_override_self = true)]
+    Lsp(NoArgs),
+
     /// Starts website HTTP server (not supported by this ytt)
     #[command(args_override_self = true, hide = true)]
     Website(WebsiteFlags),

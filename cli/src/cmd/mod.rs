@@ -1,11 +1,12 @@
 //! The command line: clap definitions ([`flags`]), flags → [`Options`], and the commands
-//! (`template` — also the root command —, `fmt`, `version`, `completion`).
+//! (`template` — also the root command —, `fmt`, `version`, `completion`, `lsp`).
 
 pub mod completion;
 pub mod data_values;
 pub mod errors;
 pub mod flags;
 pub mod fmt;
+pub mod lsp;
 pub mod options;
 pub mod output;
 pub mod template;
@@ -94,6 +95,10 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
             fmt::run(&f)
         }
         Some(Command::Completion(c)) => completion::run(&c.args),
+        Some(Command::Lsp(a)) => {
+            no_extra_args("ytt lsp", &a.extra)?;
+            lsp::run()
+        }
         Some(Command::Website(w)) => {
             no_extra_args("ytt website", &w.extra)?;
             bail!("Command 'ytt website' is not supported by this ytt (it serves the playground over HTTP)")
