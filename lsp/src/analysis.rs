@@ -24,10 +24,10 @@ use ytt::{MemoryBudget, Messages};
 
 use crate::documents::Overlay;
 use crate::findings::{At, Finding, Related, Severity};
-use crate::host::{Found, Host, Invocation};
+use crate::host::{Found, Host, Invocation, Listing};
 use crate::project::RunSpec;
 use crate::stop::{Reason, Stopper};
-use crate::text;
+use crate::{text, uri};
 
 /// What the engine is told when the server stops a run; the report says why instead
 /// ([`Reason::message`]).
@@ -182,7 +182,7 @@ fn prepare(
     let mut sources = Vec::new();
     for arg in &inv.files {
         refuse_stdin(arg)?;
-        for f in host.find(arg, &run.dir, &inv.symlinks)?.files {
+        for f in find(host, arg, run, &inv)?.files {
             sources.push(files.source(f, overlay)?);
         }
     }
@@ -261,6 +261,16 @@ fn render(
     })
 }
 
+/// The files a file argument names, as the command line finds them, keyed as the server
+/// keys paths (cleaned: `a/../b` is `b`), so that an open document is found.
+fn find(host: &dyn Host, arg: &str, run: &RunSpec, inv: &Invocation) -> Result<Listing> {
+    let mut listing = host.find(arg, &run.dir, &inv.symlinks)?;
+    for f in &mut listing.files {
+        f.path = uri::clean(&f.path);
+    }
+    Ok(listing)
+}
+
 /// `-` names standard input, which is the protocol's stream here.
 fn refuse_stdin(arg: &str) -> Result<()> {
     if arg == "-" || arg.ends_with("=-") {
@@ -285,7 +295,7 @@ fn data_values(
     for spec in &inv.data_values_files {
         let (library, arg) = split_library(spec)?;
         refuse_stdin(arg)?;
-        let listing = host.find(arg, &run.dir, &inv.symlinks)?;
+        let listing = find(host, arg, run, inv)?;
         for f in listing.files {
             let yaml_file = f.rel_path.ends_with(".yml") || f.rel_path.ends_with(".yaml");
             if listing.directory && !yaml_file {
@@ -311,7 +321,7 @@ fn data_values(
     for kv in &inv.data_value_files {
         let (library, path, file) = split_kv(kv)?;
         refuse_stdin(file)?;
-        let listing = host.find(file, &run.dir, &inv.symlinks)?;
+        let listing = find(host, file, run, inv)?;
         let [f] = listing.files.as_slice() else {
             bail!("Expected '{file}' to be a file, but is a directory");
         };
