@@ -37,6 +37,7 @@ mod cores;
 pub mod diagnostic;
 pub mod files;
 pub mod fmt;
+pub mod frontend;
 pub mod modules;
 pub mod schema;
 pub mod workspace;
