@@ -22,9 +22,9 @@
 //! assert_eq!(failure.location().unwrap().to_string(), "app.yml:1");
 //! ```
 //!
-//! The API is what this page lists. The modules marked hidden (`eval`, `overlay`,
-//! `template`, `validations`, `typenames`, `bytestr`) are shared with `ytt-stdlib` and
-//! `ytt-cli` and may change with them.
+//! The API is what this page lists; a `@ytt:` module is written with [`module_api`]. The
+//! modules marked hidden (`eval`, `overlay`, `template`, `validations`, `typenames`,
+//! `bytestr`) are shared with `ytt-cli` and may change with it.
 
 pub use diagnostic::{Diagnostic, Kind};
 pub use eval::budget::MemoryBudget;
@@ -37,6 +37,7 @@ mod cores;
 pub mod diagnostic;
 pub mod files;
 pub mod fmt;
+pub mod module_api;
 pub mod modules;
 pub mod schema;
 pub mod workspace;
