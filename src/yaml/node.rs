@@ -475,8 +475,7 @@ impl Node {
         !matches!(self, Node::Map(_) | Node::Array(_))
     }
 
-    /// The type name the reference uses in messages about nodes (see
-    /// [`crate::typenames`]).
+    /// The type name the reference uses in messages about nodes (`integer`, `map`, …).
     pub fn type_name(&self) -> &'static str {
         crate::typenames::node(self)
     }
