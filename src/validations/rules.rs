@@ -168,8 +168,6 @@ impl std::fmt::Display for ParseError {
 
 /// The parsed rules of one annotation.
 pub struct Validation<'v> {
-    /// Where the annotation was written.
-    pub pos: Pos,
     custom: Vec<Custom<'v>>,
     named: Vec<Named<'v>>,
     /// `not_null=True`, with its description and where it was written.
@@ -358,7 +356,6 @@ pub fn parse<'v>(
     }
 
     let mut v = Validation {
-        pos: pos.clone(),
         custom,
         named: Vec::new(),
         not_null: None,
@@ -911,7 +908,6 @@ pub enum ArgView<'a> {
     Format(Format),
     Cel {
         source: &'a str,
-        transition: bool,
     },
     /// even=False / odd=False.
     Off,
@@ -955,7 +951,6 @@ impl Validation<'_> {
                     Arg::Format(f) => ArgView::Format(*f),
                     Arg::Cel(rule) => ArgView::Cel {
                         source: &rule.source,
-                        transition: rule.transition,
                     },
                     Arg::Off => ArgView::Off,
                 },

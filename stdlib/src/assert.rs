@@ -23,22 +23,20 @@ use starlark::values::{
     ValueLike,
 };
 use starlark_derive::starlark_value;
-use ytt::eval::runtime::{messages_of, names_of};
 
-use ytt::eval::convert::{from_node, scalar_value, sequence_items, to_node};
-use ytt::eval::fragment::{FragmentNode, YamlFragment};
-use ytt::eval::ystruct::struct_fields;
-use ytt::modules::args::{check_positional, error_message, is_function};
-use ytt::typenames::starlark_go;
-use ytt::validations::checks::{self, Number};
-use ytt::validations::formats::Format;
-use ytt::yaml::{Node, Pos};
+use ytt::module_api::checks::{self, Format, Number};
+use ytt::module_api::{
+    call_catching, check_positional, error_message, from_node, go_regex, go_str, is_function,
+    sequence_items, starlark_go, struct_fields, to_node, validate_fragment, validate_value,
+    FragmentNode, YamlFragment,
+};
+use ytt::yaml::Node;
 
 pub fn register(builder: &mut GlobalsBuilder) {
     builder.namespace("assert", assert_members);
 }
 
-pub use ytt::eval::error::LambdaError;
+pub use ytt::module_api::LambdaError;
 
 fn lambda_fail(function: &'static str, msg: impl Into<String>) -> anyhow::Error {
     LambdaError {
@@ -242,14 +240,12 @@ fn run_check<'v>(
                 .compare(bound)
                 .map_err(|e| lambda_err(error_message(&e)))?;
             match (p.kind, ord) {
-                (AssertKind::Min, Ordering::Less) => Err(lambda_fail(
-                    f,
-                    format!("value < {}", ytt::eval::builtins::go_str(bound)),
-                )),
-                (AssertKind::Max, Ordering::Greater) => Err(lambda_fail(
-                    f,
-                    format!("value > {}", ytt::eval::builtins::go_str(bound)),
-                )),
+                (AssertKind::Min, Ordering::Less) => {
+                    Err(lambda_fail(f, format!("value < {}", go_str(bound))))
+                }
+                (AssertKind::Max, Ordering::Greater) => {
+                    Err(lambda_fail(f, format!("value > {}", go_str(bound))))
+                }
                 _ => Ok(true),
             }
         }
@@ -311,7 +307,7 @@ fn check_added(kind: AssertKind, arg: Value, node: &Node) -> Result<(), String> 
         }
         AssertKind::Matches => {
             let pattern = text();
-            let re = ytt::validations::re2::compile(&pattern)?;
+            let re = go_regex(&pattern)?;
             checks::matches(node, &re, &pattern)
         }
         AssertKind::Format => match Format::parse(&text()) {
@@ -355,7 +351,7 @@ fn make_added<'v>(
             AssertKind::StartsWith | AssertKind::EndsWith => a.unpack_str().is_some(),
             AssertKind::Matches => match a.unpack_str() {
                 Some(p) => {
-                    if let Err(e) = ytt::validations::re2::compile(p) {
+                    if let Err(e) = go_regex(p) {
                         bail!("{f}: invalid regular expression {}: {e}", a.to_repr());
                     }
                     true
@@ -368,7 +364,7 @@ fn make_added<'v>(
                         bail!(
                             "{f}: unknown format {} (want one of: {})",
                             a.to_repr(),
-                            ytt::validations::formats::NAMES.join(", ")
+                            checks::FORMAT_NAMES.join(", ")
                         );
                     }
                     true
@@ -434,7 +430,7 @@ fn map_entries<'v>(heap: Heap<'v>, v: Value<'v>) -> anyhow::Result<Vec<(Value<'v
             return Ok(m
                 .items
                 .iter()
-                .map(|i| (scalar_value(heap, &i.key), i.value.is_null()))
+                .map(|i| (from_node(heap, &i.key), i.value.is_null()))
                 .collect());
         }
     }
@@ -577,7 +573,7 @@ fn assert_members(builder: &mut GlobalsBuilder) {
                 starlark_go(func)
             );
         }
-        match ytt::eval::runtime::call_catching(eval, func, &[]) {
+        match call_catching(eval, func, &[]) {
             Ok(v) => Ok((v, Value::new_none())),
             Err(e) => {
                 let msg = error_message(&e);
@@ -769,12 +765,10 @@ fn assert_members(builder: &mut GlobalsBuilder) {
         };
         let value = args.items[1];
         let node = to_node(value).map_err(|e| anyhow!("{f}: {e:#}"))?;
-        let pos: Pos = ytt::validations::call_site(eval);
         let kwargs: Vec<(String, Value<'v>)> = kwargs.into_iter().collect();
-        let report =
-            ytt::validations::validate_value(eval, key, &node, &pos, &args.items[2..], &kwargs)
-                .map_err(|e| anyhow!("{f}: {e:#}"))?;
-        report.finish(&names_of(eval), &messages_of(eval))?;
+        validate_value(eval, key, &node, &args.items[2..], &kwargs)
+            .map_err(|e| anyhow!("{f}: {e:#}"))?
+            .report(eval)?;
         Ok(value)
     }
 
@@ -792,9 +786,7 @@ fn assert_members(builder: &mut GlobalsBuilder) {
             bail!("{f}: expected a yamlfragment, but was {}", v.get_type());
         };
         let node = frag.node.clone();
-        let report =
-            ytt::validations::validate_fragment(&node, eval, ytt::validations::Subject::Fragment)?;
-        report.finish(&names_of(eval), &messages_of(eval))?;
+        validate_fragment(eval, &node)?.report(eval)?;
         Ok(v)
     }
 

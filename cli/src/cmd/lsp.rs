@@ -13,6 +13,7 @@ use clap::{CommandFactory, FromArgMatches};
 use super::flags::{Cli, Command};
 use super::{errors, no_extra_args, Options};
 use crate::files::{self, SourceOptions};
+use ytt::frontend::Mode;
 use ytt_lsp::{Found, Invocation, Listing, Memory, Symlinks};
 
 pub fn run() -> Result<()> {
@@ -39,30 +40,27 @@ impl ytt_lsp::Host for CommandLine {
         };
         no_extra_args("ytt", &flags.extra)?;
         let o = Options::from_flags(flags)?;
-        let dv = o.data_values;
+        let r = o.request;
+        let dv = r.data_values;
         Ok(Invocation {
             files: o.files.files,
-            file_marks: o.files.file_marks,
+            file_marks: r.file_marks,
             symlinks: Symlinks {
                 allow_destinations: o.files.symlinks.allow_symlink_destinations,
                 allow_all: o.files.symlinks.allow_all_symlink_destinations,
             },
             data_values_files: dv.files,
-            data_values: dv.kv_strings,
-            data_values_yaml: dv.kv_yamls,
-            data_value_files: dv.kv_files,
-            data_values_env: dv
-                .env_prefixes
-                .into_iter()
-                .chain(dv.env_yaml_prefixes)
-                .collect(),
-            data_values_inspect: dv.inspect,
-            schema_inspect: dv.schema_inspect,
-            strict: o.strict,
-            ignore_unknown_comments: o.ignore_unknown_comments,
-            implicit_map_key_overrides: o.implicit_map_key_overrides,
-            disable_values_validation: dv.disable_validation,
-            disable_output_validation: o.output.disable_validation,
+            data_values: dv.strings,
+            data_values_yaml: dv.yamls,
+            data_value_files: dv.value_files,
+            data_values_env: dv.env.into_iter().chain(dv.env_yaml).collect(),
+            data_values_inspect: r.mode == Mode::DataValues,
+            schema_inspect: matches!(r.mode, Mode::Schema(_)),
+            strict: r.strict,
+            ignore_unknown_comments: r.ignore_unknown_comments,
+            implicit_map_key_overrides: r.implicit_map_key_overrides,
+            disable_values_validation: r.disable_values_validation,
+            disable_output_validation: r.disable_output_validation,
         })
     }
 
