@@ -2,15 +2,15 @@
 //! process's environment: input files found unread, and the files and variables of
 //! data-value flags (the engine parses the flags: `ytt::frontend`).
 
-use anyhow::{anyhow, bail, Result};
+use anyhow::{anyhow, Result};
 
 use crate::files::{self, SourceOptions};
 use ytt::diagnostic::indent;
 use ytt::files::Unread;
 use ytt::frontend::Reader;
 
-/// Files are found and read under the rules of every input (`files::find`, `files::read`:
-/// the symlink policy of `sources`, regular files and pipes only).
+/// Files are found and read under the rules of every input (`files::source`: the symlink
+/// policy of `sources`, regular files and pipes only).
 pub struct Disk<'a> {
     pub sources: &'a SourceOptions,
 }
@@ -33,14 +33,9 @@ impl Reader for Disk<'_> {
                 files::read_stdin().map_err(|e| anyhow!("Reading file '{name}':\n  {e:#}"))?;
             return Ok(vec![(name.to_owned(), bytes)]);
         }
-        let found = files::find_named(name, path, self.sources).map_err(find_error)?;
-        let given = matches!(found.as_slice(), [f] if f.path == path);
-        let is_yaml = |name: &str| name.ends_with(".yml") || name.ends_with(".yaml");
+        let found = files::find_values_files(name, path, self.sources).map_err(find_error)?;
         let mut out = Vec::new();
         for f in found {
-            if !given && !is_yaml(&f.rel_path) {
-                continue;
-            }
             let bytes = files::read(&f.path)
                 .map_err(|e| anyhow!("Reading file '{}': {e:#}", f.rel_path))?;
             out.push((f.rel_path, bytes));
@@ -54,11 +49,7 @@ impl Reader for Disk<'_> {
         if path == "-" {
             return files::read_stdin();
         }
-        let found = files::find(path, self.sources)
-            .map_err(|e| anyhow!("Finding file '{path}':\n{}", indent(&format!("{e:#}"), 2)))?;
-        let [file] = found.as_slice() else {
-            bail!("Expected '{path}' to be a file, but is a directory");
-        };
+        let file = files::find_value_file(path, self.sources)?;
         files::read(&file.path).map_err(|e| anyhow!("Reading file '{path}': {e:#}"))
     }
 

@@ -273,16 +273,48 @@ fn collect_one(arg: &str, opts: &SourceOptions, out: &mut Vec<SourceFile>) -> Re
         return Ok(());
     }
 
+    refuse_url(path)?;
+    for f in find_named(name, path, opts)? {
+        out.push(f.into_source()?);
+    }
+    Ok(())
+}
+
+/// A `-f` path that is a URL: this ytt does not fetch files.
+pub fn refuse_url(path: &str) -> Result<()> {
     if path.starts_with("http://") || path.starts_with("https://") {
         bail!(
             "Reading URL '{path}': fetching files over HTTP(S) is not supported by this ytt (no network access); download the file and pass its local path"
         );
     }
-
-    for f in find_named(name, path, opts)? {
-        out.push(f.into_source()?);
-    }
     Ok(())
+}
+
+/// The files a `--data-values-file` path names (see [`find_named`]): the file given, or
+/// a directory's YAML files (`.yml`, `.yaml`; the others are skipped).
+pub fn find_values_files(
+    name: Option<&str>,
+    path: &str,
+    opts: &SourceOptions,
+) -> Result<Vec<Found>> {
+    let found = find_named(name, path, opts)?;
+    let given = matches!(found.as_slice(), [f] if f.path == path);
+    let is_yaml = |name: &str| name.ends_with(".yml") || name.ends_with(".yaml");
+    Ok(found
+        .into_iter()
+        .filter(|f| given || is_yaml(&f.rel_path))
+        .collect())
+}
+
+/// The file a `--data-value-file` path names (see [`find`]): the file given, or the one
+/// file of a directory holding one, as in the reference.
+pub fn find_value_file(path: &str, opts: &SourceOptions) -> Result<Found> {
+    let found = find(path, opts)
+        .map_err(|e| anyhow!("Finding file '{path}':\n{}", indent(&format!("{e:#}"), 2)))?;
+    match <[Found; 1]>::try_from(found) {
+        Ok([file]) => Ok(file),
+        Err(_) => bail!("Expected '{path}' to be a file, but is a directory"),
+    }
 }
 
 fn base_name(path: &str) -> String {
@@ -433,6 +465,40 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "Checking file 'nope/x.yml': lstat nope/x.yml: no such file or directory"
+        );
+    }
+
+    /// A directory given to `--data-values-file` stands for its YAML files; a file given
+    /// is taken whatever its name. `--data-value-file` takes one file, or the directory
+    /// that holds one.
+    #[test]
+    fn data_value_flags_find_their_files() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("values");
+        fs::create_dir_all(dir.join("one")).unwrap();
+        for f in ["a.yml", "b.yaml", "notes.txt", "one/only.txt"] {
+            fs::write(dir.join(f), "x: 1\n").unwrap();
+        }
+        let text = |p: &std::path::Path| p.to_str().unwrap().to_owned();
+        let names =
+            |found: Vec<Found>| -> Vec<String> { found.into_iter().map(|f| f.rel_path).collect() };
+        let opts = SourceOptions::default();
+        let listed = find_values_files(None, &text(&dir), &opts).unwrap();
+        assert_eq!(names(listed), ["a.yml", "b.yaml"]);
+        let notes = text(&dir.join("notes.txt"));
+        assert_eq!(
+            names(find_values_files(None, &notes, &opts).unwrap()),
+            ["notes.txt"]
+        );
+        let named = find_values_files(Some("v.yml"), &notes, &opts).unwrap();
+        assert_eq!(names(named), ["v.yml"]);
+
+        let only = find_value_file(&text(&dir.join("one")), &opts).unwrap();
+        assert_eq!(only.path, text(&dir.join("one/only.txt")));
+        let err = find_value_file(&text(&dir), &opts).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!("Expected '{}' to be a file, but is a directory", text(&dir))
         );
     }
 }
