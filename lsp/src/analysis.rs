@@ -1,8 +1,10 @@
 //! The engine, for the server: every call into `ytt` is here. A run's arguments are read
-//! as the command line reads them (through the [`Host`]), its files are read from disk
-//! except the open documents, which override them, the run is rendered within the
-//! server's budgets, and what it reports becomes [`Finding`]s in the files it names.
-//! Formatting is `ytt fmt`'s.
+//! as the command line reads them (through the [`Host`]) into the request the engine's
+//! front-end layer takes (`ytt::frontend`); its files are found as the command line finds
+//! them and read from disk except the open documents, which override them (a
+//! [`frontend::Reader`] over both, for what the layer reads itself: the data-value
+//! flags' files); the run is made within the server's budgets, and what it reports
+//! becomes [`Finding`]s in the files it names. Formatting is `ytt fmt`'s.
 //!
 //! What the engine gives today decides what is found: a run stops at its first error, so
 //! a failed run reports that error (with its Starlark frames, or every value validation
@@ -16,15 +18,15 @@ use std::sync::{Arc, Mutex};
 use anyhow::{anyhow, bail, Result};
 use ytt::diagnostic::{Diagnostic, Kind};
 use ytt::files::{marks, FileKind, InputFile, SourceFile, Unread};
-use ytt::workspace::values::{split_kv, split_library};
-use ytt::workspace::{render_on_this_thread, CliValues, OutputContent, RenderOptions, Rendered};
+use ytt::frontend::{self, Request};
+use ytt::workspace::OutputContent;
 use ytt::yaml::parser::{parse, ParseOptions};
-use ytt::yaml::{FileId, FileNames, Location, Node};
+use ytt::yaml::{FileId, Location};
 use ytt::{MemoryBudget, Messages};
 
 use crate::documents::Overlay;
 use crate::findings::{At, Finding, Related, Severity};
-use crate::host::{Found, Host, Invocation, Listing};
+use crate::host::{FileFlag, Found, Host, Invocation, Symlinks};
 use crate::project::RunSpec;
 use crate::stop::{Reason, Stopper};
 use crate::{text, uri};
@@ -66,7 +68,7 @@ pub struct Analysis {
 /// A successful render, kept for what reads the last one (hover, completion, ...): the
 /// engine's result, and where each file it names is.
 pub struct Render {
-    rendered: Rendered,
+    output: frontend::Output,
     files: BTreeMap<String, PathBuf>,
 }
 
@@ -82,7 +84,7 @@ pub struct Output {
 
 impl Render {
     pub fn outputs(&self) -> Vec<Output> {
-        (self.rendered.outputs.iter())
+        (self.output.files.iter())
             .map(|o| Output {
                 path: self.files.get(&o.rel_path).cloned(),
                 documents: match &o.content {
@@ -98,17 +100,23 @@ impl Render {
 /// Analyses one run: its files read (`overlay` over the disk) and rendered within the
 /// budgets `stop` keeps (the caller has begun the run there).
 pub fn analyse(host: &dyn Host, run: &RunSpec, overlay: &Overlay, stop: &Stopper) -> Analysis {
-    let mut files = Files::default();
+    let mut reader = RunReader {
+        host,
+        run,
+        overlay,
+        symlinks: Symlinks::default(),
+        files: Mutex::default(),
+    };
     let messages = Arc::new(Mutex::new(Vec::new()));
-    let result = match prepare(host, run, overlay, &mut files) {
+    let result = match host.parse(&run.args).and_then(|inv| reader.request(inv)) {
         Err(e) => Err((Diagnostic::from_error(e), None)),
-        Ok(run) => {
-            let yaml_files = YamlFiles::of(&run);
-            render(run, stop, &messages).map_err(|d| (d, Some(yaml_files)))
+        Ok((request, yaml_files)) => {
+            render(request, &reader, stop, &messages).map_err(|d| (d, Some(yaml_files)))
         }
     };
+    let files = reader.files.into_inner().unwrap_or_else(|e| e.into_inner());
     let messages = std::mem::take(&mut *messages.lock().unwrap_or_else(|e| e.into_inner()));
-    let (warnings, log): (Vec<String>, Vec<String>) = messages
+    let (mut warnings, log): (Vec<String>, Vec<String>) = messages
         .into_iter()
         .partition(|m| m.starts_with("Warning:"));
     let mut analysis = Analysis {
@@ -127,9 +135,11 @@ pub fn analyse(host: &dyn Host, run: &RunSpec, overlay: &Overlay, stop: &Stopper
             let why = Reason::Memory(stop.memory_limit()).message();
             analysis.findings.push(Finding::error(None, "stopped", why));
         }
-        Ok(rendered) => {
+        Ok(mut output) => {
+            // what an inspection's export could not carry
+            warnings.extend(std::mem::take(&mut output.warnings));
             let files = files.by_name.clone();
-            analysis.render = Some(Render { rendered, files });
+            analysis.render = Some(Render { output, files });
         }
         Err((d, yaml_files)) => {
             analysis.outcome = Outcome::Failed;
@@ -156,80 +166,16 @@ pub fn analyse(host: &dyn Host, run: &RunSpec, overlay: &Overlay, stop: &Stopper
     analysis
 }
 
-/// A run ready to render.
-struct Prepared {
-    inv: Invocation,
-    inputs: Vec<InputFile>,
-    values: Vec<CliValues>,
-    yaml: ParseOptions,
-    names: FileNames,
-}
-
-/// Reads the run's flags, finds and reads its files, applies file marks, and reads the
-/// data values its flags give.
-fn prepare(
-    host: &dyn Host,
-    run: &RunSpec,
-    overlay: &Overlay,
-    files: &mut Files,
-) -> Result<Prepared> {
-    let inv = host.parse(&run.args)?;
-    if let Some(prefix) = inv.data_values_env.first() {
-        bail!(
-            "--data-values-env {prefix}: the language server does not take data values from the editor's environment; give them with -v or --data-values-file"
-        );
-    }
-    let mut sources = Vec::new();
-    for arg in &inv.files {
-        refuse_stdin(arg)?;
-        for f in find(host, arg, run, &inv)?.files {
-            sources.push(files.source(f, overlay)?);
-        }
-    }
-    let inputs = marks::apply(sources, &inv.file_marks)?;
-    // a file renamed by a mark goes by its new name in the run
-    for f in &inputs {
-        if let Some(path) = files.by_data.get(&address(&f.data)).cloned() {
-            files.by_name.entry(f.rel_path.clone()).or_insert(path);
-        }
-    }
-    // the YAML of a run (files and flags) shares one alias-expansion budget
-    let yaml = ParseOptions {
-        strict: inv.strict,
-        ..ParseOptions::default()
-    };
-    let names = FileNames::default();
-    let values = data_values(host, run, &inv, &yaml, &names, overlay, files)?;
-    Ok(Prepared {
-        inv,
-        inputs,
-        values,
-        yaml,
-        names,
-    })
-}
-
-/// Renders a prepared run on this thread (the worker's, with the engine's stack).
+/// Makes the request on this thread (the worker's, with the engine's stack).
 fn render(
-    run: Prepared,
+    request: Request,
+    reader: &RunReader,
     stop: &Stopper,
     messages: &Arc<Mutex<Vec<String>>>,
-) -> Result<Rendered, Diagnostic> {
-    let inv = &run.inv;
+) -> Result<frontend::Output, Diagnostic> {
     let memory = stop.memory();
     let sink = messages.clone();
-    let opts = RenderOptions {
-        ignore_unknown_comments: inv.ignore_unknown_comments,
-        implicit_map_key_overrides: inv.implicit_map_key_overrides,
-        strict: inv.strict,
-        debug: false,
-        data_values: run.values,
-        aliases: run.yaml.aliases,
-        names: run.names,
-        data_values_inspect: inv.data_values_inspect,
-        schema_inspect: inv.schema_inspect,
-        disable_values_validation: inv.disable_values_validation || inv.schema_inspect,
-        disable_output_validation: inv.disable_output_validation || inv.schema_inspect,
+    let host = frontend::Host {
         messages: Messages::new(move |bytes| {
             sink.lock()
                 .unwrap_or_else(|e| e.into_inner())
@@ -243,11 +189,11 @@ fn render(
             message: STOPPED,
         }),
         write_ahead: false,
+        reader,
     };
-    let inputs = run.inputs;
     // the engine reports a bug as a panic: the server goes on
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        render_on_this_thread(opts, inputs)
+        frontend::run_on_this_thread(request, host)
     }))
     .unwrap_or_else(|panic| {
         let text = panic
@@ -261,80 +207,134 @@ fn render(
     })
 }
 
-/// The files a file argument names, as the command line finds them, keyed as the server
-/// keys paths (cleaned: `a/../b` is `b`), so that an open document is found.
-fn find(host: &dyn Host, arg: &str, run: &RunSpec, inv: &Invocation) -> Result<Listing> {
-    let mut listing = host.find(arg, &run.dir, &inv.symlinks)?;
-    for f in &mut listing.files {
-        f.path = uri::clean(&f.path);
-    }
-    Ok(listing)
+/// What a run reads: files found as the command line finds them (relative paths from the
+/// run's directory), the open documents' texts over the disk's. It keeps what it read.
+struct RunReader<'a> {
+    host: &'a dyn Host,
+    run: &'a RunSpec,
+    overlay: &'a Overlay,
+    symlinks: Symlinks,
+    files: Mutex<Files>,
 }
 
-/// `-` names standard input, which is the protocol's stream here.
-fn refuse_stdin(arg: &str) -> Result<()> {
-    if arg == "-" || arg.ends_with("=-") {
+impl RunReader<'_> {
+    /// The request of an invocation, its `-f` files found and read, and the YAML files of
+    /// the run (to look for syntax errors in when it fails).
+    fn request(&mut self, inv: Invocation) -> Result<(Request, YamlFiles)> {
+        let Invocation {
+            mut request,
+            files: args,
+            symlinks,
+        } = inv;
+        self.symlinks = symlinks;
+        let dv = &request.data_values;
+        let env = (dv.env.first().map(|p| ("--data-values-env", p)))
+            .or_else(|| dv.env_yaml.first().map(|p| ("--data-values-env-yaml", p)));
+        if let Some((flag, prefix)) = env {
+            bail!(
+                "{flag} {prefix}: the language server does not take data values from the editor's environment; give them with -v or --data-values-file"
+            );
+        }
+        let files = self.files.get_mut().unwrap_or_else(|e| e.into_inner());
+        for arg in &args {
+            refuse_stdin(arg, path_of(arg))?;
+            let found = find(self.host, FileFlag::Input, arg, self.run, &self.symlinks)?;
+            for f in found {
+                request.files.push(files.source(f, self.overlay)?);
+            }
+        }
+        // the run's files as the engine names them: a file renamed by a mark goes by its
+        // new name (a mark's error is the run's to report)
+        let inputs = marks::apply(request.files.clone(), &request.file_marks).unwrap_or_default();
+        for f in &inputs {
+            if let Some(path) = files.by_data.get(&address(&f.data)).cloned() {
+                files.by_name.entry(f.rel_path.clone()).or_insert(path);
+            }
+        }
+        let yaml_files = YamlFiles::of(&inputs, request.strict);
+        Ok((request, yaml_files))
+    }
+
+    /// Reads a file found on disk, and keeps it.
+    fn read(&self, f: &Found) -> Result<Vec<u8>> {
+        let mut files = self.files.lock().unwrap_or_else(|e| e.into_inner());
+        Ok(files.read(f, self.overlay)?.to_vec())
+    }
+}
+
+impl frontend::Reader for RunReader<'_> {
+    /// A `-f` file that is not a regular file: never read (see [`Files::source`]).
+    fn unread(&self, file: &Unread) -> Result<Vec<u8>> {
+        Err(anyhow!("{}", file.error))
+    }
+
+    fn values_files(&self, arg: &str) -> Result<Vec<(String, Vec<u8>)>> {
+        refuse_stdin(arg, path_of(arg))?;
+        let found = find(
+            self.host,
+            FileFlag::ValuesFile,
+            arg,
+            self.run,
+            &self.symlinks,
+        )?;
+        let mut out = Vec::new();
+        for f in found {
+            let bytes = self.read(&f)?;
+            out.push((f.rel_path, bytes));
+        }
+        Ok(out)
+    }
+
+    fn value_file(&self, path: &str) -> Result<Vec<u8>> {
+        refuse_stdin(path, path)?;
+        let found = find(
+            self.host,
+            FileFlag::ValueFile,
+            path,
+            self.run,
+            &self.symlinks,
+        )?;
+        // the command line finds one file for this flag, or fails
+        let [f] = found.as_slice() else {
+            bail!("'{path}' names {} files", found.len());
+        };
+        self.read(f)
+    }
+
+    /// None: a run that names the environment is refused before it is made.
+    fn env_vars(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+}
+
+/// The files a file argument names, as the command line finds them, keyed as the server
+/// keys paths (cleaned: `a/../b` is `b`), so that an open document is found.
+fn find(
+    host: &dyn Host,
+    flag: FileFlag,
+    arg: &str,
+    run: &RunSpec,
+    symlinks: &Symlinks,
+) -> Result<Vec<Found>> {
+    let mut found = host.find(flag, arg, &run.dir, symlinks)?;
+    for f in &mut found {
+        f.path = uri::clean(&f.path);
+    }
+    Ok(found)
+}
+
+/// Refuses a file argument whose path is `-`: standard input, which is the protocol's
+/// stream here.
+fn refuse_stdin(arg: &str, path: &str) -> Result<()> {
+    if path == "-" {
         bail!("'{arg}': the language server cannot read standard input; name a file instead");
     }
     Ok(())
 }
 
-/// The data values of the run's flags, in the command line's precedence order (as
-/// `cli/src/cmd/data_values.rs` reads them): files, then `-v`, `--data-value-yaml`,
-/// `--data-value-file` (the environment's are refused).
-fn data_values(
-    host: &dyn Host,
-    run: &RunSpec,
-    inv: &Invocation,
-    yaml: &ParseOptions,
-    names: &FileNames,
-    overlay: &Overlay,
-    files: &mut Files,
-) -> Result<Vec<CliValues>> {
-    let mut out = Vec::new();
-    for spec in &inv.data_values_files {
-        let (library, arg) = split_library(spec)?;
-        refuse_stdin(arg)?;
-        let listing = find(host, arg, run, inv)?;
-        for f in listing.files {
-            let yaml_file = f.rel_path.ends_with(".yml") || f.rel_path.ends_with(".yaml");
-            if listing.directory && !yaml_file {
-                continue;
-            }
-            let bytes = files.read(&f, overlay)?;
-            out.extend(CliValues::from_values_file(
-                arg,
-                &f.rel_path,
-                bytes.to_vec(),
-                library.as_deref(),
-                yaml,
-                names,
-            )?);
-        }
-    }
-    for kv in &inv.data_values {
-        out.push(CliValues::from_kv(kv)?);
-    }
-    for kv in &inv.data_values_yaml {
-        out.push(CliValues::from_kv_yaml(kv, yaml, names)?);
-    }
-    for kv in &inv.data_value_files {
-        let (library, path, file) = split_kv(kv)?;
-        refuse_stdin(file)?;
-        let listing = find(host, file, run, inv)?;
-        let [f] = listing.files.as_slice() else {
-            bail!("Expected '{file}' to be a file, but is a directory");
-        };
-        let text = String::from_utf8_lossy(&files.read(f, overlay)?).into_owned();
-        out.push(CliValues::KeyValue {
-            library,
-            path,
-            line: text.clone(),
-            value: Node::Str(text.into()),
-            source: format!("(data-value-file arg) {kv}"),
-        });
-    }
-    Ok(out)
+/// The path of a file argument `[name=]path`.
+fn path_of(arg: &str) -> &str {
+    arg.rsplit_once('=').map_or(arg, |(_, path)| path)
 }
 
 /// The files a run read: the names it knows them by, where they are, their bytes.
@@ -352,10 +352,12 @@ fn address(data: &Arc<[u8]>) -> usize {
 }
 
 impl Files {
-    /// Reads a file found on disk: an open document's text, else the disk's bytes.
+    /// Reads a file found on disk: an open document's text, else the disk's bytes. One
+    /// that is not a regular file (a named pipe) is not read: it could block the analysis.
     fn read(&mut self, f: &Found, overlay: &Overlay) -> Result<Arc<[u8]>> {
         let bytes: Arc<[u8]> = match overlay.get(&f.path) {
             Some(text) => Arc::from(text.as_bytes()),
+            None if !f.regular => bail!("{}", not_read(&f.path)),
             None => std::fs::read(&f.path)
                 .map_err(|e| anyhow!("Reading file '{}': {e}", f.path.display()))?
                 .into(),
@@ -383,17 +385,13 @@ impl Files {
             self.read(&f, overlay)?
         };
         self.by_data.insert(address(&data), f.path.clone());
-        let path = f.path.to_string_lossy().into_owned();
         Ok(SourceFile {
+            unread: unread.then(|| Unread {
+                error: not_read(&f.path).into(),
+                path: f.path.to_string_lossy().into_owned(),
+            }),
             rel_path: f.rel_path,
             data,
-            unread: unread.then(|| Unread {
-                error: format!(
-                    "File '{path}' is not a regular file: the language server does not read it"
-                )
-                .into(),
-                path,
-            }),
         })
     }
 
@@ -406,6 +404,14 @@ impl Files {
             range: text::engine_range(&text, l.line, l.column),
         })
     }
+}
+
+/// Why a file that is not a regular file is not read.
+fn not_read(path: &Path) -> String {
+    format!(
+        "File '{}' is not a regular file: the language server does not read it",
+        path.display()
+    )
 }
 
 /// The engine's report as findings: one per value validation rules rejected (on the
@@ -481,10 +487,9 @@ struct YamlFiles {
 }
 
 impl YamlFiles {
-    fn of(run: &Prepared) -> YamlFiles {
+    fn of(inputs: &[InputFile], strict: bool) -> YamlFiles {
         YamlFiles {
-            files: run
-                .inputs
+            files: inputs
                 .iter()
                 .filter(|f| {
                     matches!(f.kind, FileKind::YamlTemplate | FileKind::YamlPlain)
@@ -492,7 +497,7 @@ impl YamlFiles {
                 })
                 .map(|f| (f.rel_path.clone(), f.data.clone()))
                 .collect(),
-            strict: run.inv.strict,
+            strict,
         }
     }
 

@@ -8,39 +8,17 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
-/// A run's command line as `ytt` reads it: the flags that decide what is rendered.
-/// Output flags (`-o`, `--output-files`, `--debug`, ...) change nothing the server shows
-/// and are not carried.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// A run's command line as `ytt` reads it: what it asks of the engine, and the file
+/// arguments whose files the server finds (through [`Host::find`]) and reads.
+#[derive(Clone, Debug, Default)]
 pub struct Invocation {
+    /// The run: file marks, data-value flags as given, the mode (render or which
+    /// inspection), the switches. Its `files` are those the arguments carry themselves
+    /// (`--bulk-in`); the `-f` files follow them once found.
+    pub request: ytt::frontend::Request,
     /// `-f`, in order.
     pub files: Vec<String>,
-    /// `--file-mark`
-    pub file_marks: Vec<String>,
     pub symlinks: Symlinks,
-    /// `--data-values-file`
-    pub data_values_files: Vec<String>,
-    /// `-v`
-    pub data_values: Vec<String>,
-    /// `--data-value-yaml`
-    pub data_values_yaml: Vec<String>,
-    /// `--data-value-file`
-    pub data_value_files: Vec<String>,
-    /// `--data-values-env` and `--data-values-env-yaml`: the prefixes given (the editor's
-    /// environment is not the run's, so the server refuses them).
-    pub data_values_env: Vec<String>,
-    /// `--data-values-inspect`
-    pub data_values_inspect: bool,
-    /// `--data-values-schema-inspect`
-    pub schema_inspect: bool,
-    /// `-s, --strict`
-    pub strict: bool,
-    pub ignore_unknown_comments: bool,
-    pub implicit_map_key_overrides: bool,
-    /// `--dangerous-data-values-disable-validation`
-    pub disable_values_validation: bool,
-    /// `--output-disable-validation`
-    pub disable_output_validation: bool,
 }
 
 /// The symlink policy (`--allow-symlink-destination`,
@@ -51,13 +29,16 @@ pub struct Symlinks {
     pub allow_all: bool,
 }
 
-/// The files one file argument names.
-#[derive(Debug, Default)]
-pub struct Listing {
-    pub files: Vec<Found>,
-    /// The argument named a directory (whose listing a `--data-values-file` filters to
-    /// YAML files), not one file.
-    pub directory: bool,
+/// The flag a file argument is given to: each finds its files by its own rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileFlag {
+    /// `-f [name=]path`: a file, or a directory's files.
+    Input,
+    /// `--data-values-file [name=]path` (its library selector taken off): a file, or a
+    /// directory's YAML files.
+    ValuesFile,
+    /// `--data-value-file`'s `path`: one file, or a directory holding one.
+    ValueFile,
 }
 
 /// A file found on disk, not read yet.
@@ -94,10 +75,15 @@ pub trait Host: Send + Sync {
     /// command line's parser; errors are the command line's own.
     fn parse(&self, args: &[String]) -> anyhow::Result<Invocation>;
 
-    /// The files a file argument (`path` or `name=path`, as `-f` and the data-values
-    /// flags take them) names, found as the command line finds them: relative paths from
-    /// `base`.
-    fn find(&self, arg: &str, base: &Path, symlinks: &Symlinks) -> anyhow::Result<Listing>;
+    /// The files a file argument of `flag` names, found as the command line finds them:
+    /// relative paths from `base`. Standard input (`-`) is not asked for.
+    fn find(
+        &self,
+        flag: FileFlag,
+        arg: &str,
+        base: &Path,
+        symlinks: &Symlinks,
+    ) -> anyhow::Result<Vec<Found>>;
 
     fn memory(&self) -> Memory;
 }

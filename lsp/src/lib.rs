@@ -30,7 +30,7 @@ mod text;
 mod uri;
 mod worker;
 
-pub use host::{Found, Host, Invocation, Listing, Memory, Symlinks};
+pub use host::{FileFlag, Found, Host, Invocation, Memory, Symlinks};
 pub use project::PROJECT_FILE;
 
 use std::sync::Arc;
