@@ -27,8 +27,8 @@ use super::convert::{from_node_in_fragment, key_from_value, to_node};
 use super::fragment::{FragmentNode, YamlFragment};
 use super::replace::{Noop, Replacement};
 use super::ystruct::struct_fields;
+use crate::template::annotations::ASSERT_VALIDATE;
 use crate::template::{instr, CompiledTemplate, TKind};
-use crate::validations::ASSERT_VALIDATE;
 use crate::yaml::emit::AheadWriter;
 use crate::yaml::{
     put_annotation, Annotation, Array, ArrayItem, Doc, DocSet, Map, MapItem, Meta, Node, Pos,

@@ -34,14 +34,10 @@ use crate::eval::convert::from_node_in_fragment;
 use crate::eval::fragment::{FragmentNode, YamlFragment};
 use crate::eval::runtime::{names_of, runtime_of, Runtime};
 use crate::eval::ystruct::YttStruct;
+use crate::template::annotations::{ASSERT_VALIDATE, SCHEMA_VALIDATION};
 use crate::yaml::{Annotation, Doc, DocSet, Meta, Node, Pos};
 pub use report::{Entry, Report, Subject};
 pub use rules::{Validation, Violation};
-
-/// The annotation on schema nodes (and, copied by the schema, on data values).
-pub const SCHEMA_VALIDATION: &str = "schema/validation";
-/// The annotation on data values and output document nodes.
-pub const ASSERT_VALIDATE: &str = "assert/validate";
 
 /// Deepest node nesting validated (a clear error beyond, never a stack overflow).
 const MAX_DEPTH: usize = 2_000;

@@ -20,6 +20,7 @@ use crate::files::{FileKind, InputFile};
 use crate::modules::overlay::EvalHost;
 use crate::overlay::{self, Host};
 use crate::schema::{FlagOrigin, Schema, Sources};
+use crate::template::annotations::{DATA_VALUES, DATA_VALUES_SCHEMA, LIBRARY_REF, OVERLAY_MATCH};
 use crate::template::CompileOptions;
 use crate::validations;
 use crate::yaml::parser::Keep;
@@ -249,7 +250,7 @@ pub fn library_values(
             }
         };
         for doc in out.docs {
-            if doc.meta.has_annotation(values::DATA_VALUES_SCHEMA) {
+            if doc.meta.has_annotation(DATA_VALUES_SCHEMA) {
                 match library_ref(&doc, host).map_err(schema_wrap)? {
                     Some((refs, text)) => child_envelopes.push(Envelope::new(
                         refs,
@@ -276,7 +277,7 @@ pub fn library_values(
             if settings.schema_only {
                 continue;
             }
-            let Some(dv) = doc.meta.annotation(values::DATA_VALUES).cloned() else {
+            let Some(dv) = doc.meta.annotation(DATA_VALUES).cloned() else {
                 if doc.is_empty() {
                     continue;
                 }
@@ -289,7 +290,7 @@ pub fn library_values(
                 Some(r) => matches!(host.value(r)?, Node::Bool(true)),
                 None => false,
             };
-            match doc.meta.annotation("library/ref") {
+            match doc.meta.annotation(LIBRARY_REF) {
                 Some(r) => {
                     let text = match r.args.first() {
                         Some(v) => match host.value(*v)? {
@@ -465,7 +466,7 @@ fn library_ref(
     doc: &Doc,
     host: &mut dyn Host,
 ) -> anyhow::Result<Option<(Vec<RefSegment>, String)>> {
-    let Some(r) = doc.meta.annotation("library/ref") else {
+    let Some(r) = doc.meta.annotation(LIBRARY_REF) else {
         return Ok(None);
     };
     let text = match r.args.first() {
@@ -691,7 +692,7 @@ fn apply_overlays(rt: &Runtime, outputs: &mut Vec<OutputFile>) -> anyhow::Result
         if let OutputContent::Yaml(ds) = &mut out.content {
             let (ov, rest): (Vec<Doc>, Vec<Doc>) = std::mem::take(&mut ds.docs)
                 .into_iter()
-                .partition(|d| d.meta.has_annotation("overlay/match"));
+                .partition(|d| d.meta.has_annotation(OVERLAY_MATCH));
             if !ov.is_empty() {
                 overlay_files.push(&out.rel_path);
             }

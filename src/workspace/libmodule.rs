@@ -30,7 +30,7 @@ use crate::eval::ymodule::YttModule;
 use crate::eval::ystruct::YttStruct;
 use crate::files::FileKind;
 use crate::modules::overlay::EvalHost;
-use crate::validations::ASSERT_VALIDATE;
+use crate::template::annotations::ASSERT_VALIDATE;
 use crate::yaml::{Annotation, DocSet, Meta, Node};
 
 /// `library.get`, bound to the calling library and the directory of the calling file.
