@@ -86,7 +86,7 @@ impl Given {
             Node::Map(_) => Given::Dict,
             Node::Array(_) => Given::List,
             Node::Null => Given::Null,
-            scalar => Given::Scalar(crate::typenames::node(scalar)),
+            scalar => Given::Scalar(scalar.type_name()),
         }
     }
 
