@@ -190,12 +190,12 @@ pub fn library_values(
     let order = order.join(", ");
     let wrap = |e: anyhow::Error| overlaying("data values", &order, e);
     let overlaying_values = |error: overlay::OverlayError, host: &mut dyn Host| {
-        anyhow::Error::from(overlay::OverlayingError {
+        let failure = overlay::OverlayingError {
             step: " data values",
             order: order.clone(),
-            location: error.pos().map(|p| host.names().locate(p)),
             error,
-        })
+        };
+        anyhow::Error::new(failure.report(host.names()))
     };
 
     // the library's own documents, evaluated with empty data values
@@ -712,12 +712,12 @@ fn apply_overlays(rt: &Runtime, outputs: &mut Vec<OutputFile>) -> anyhow::Result
         with_host(rt, |host| -> anyhow::Result<()> {
             for ov in &overlays {
                 overlay::apply_to_docsets(&mut docsets, ov, host).map_err(|error| {
-                    overlay::OverlayingError {
+                    let failure = overlay::OverlayingError {
                         step: "",
                         order: overlay_files.join(", "),
-                        location: error.pos().map(|p| rt.names().locate(p)),
                         error,
-                    }
+                    };
+                    failure.report(rt.names())
                 })?;
             }
             Ok(())

@@ -234,8 +234,8 @@ impl Handle {
         crate::diagnostic::reword(e, |e| {
             let mut msg = format!("{e:#}");
             // these reports read on one line inside a library's error, as the reference's do
-            if let Some(o) = e.downcast_ref::<crate::overlay::OverlayingError>() {
-                msg = o.inline();
+            if let Some(q) = e.downcast_ref::<crate::diagnostic::Quotable>() {
+                msg = q.one_line.clone();
             } else if msg.starts_with("Compiling YAML template")
                 || msg.starts_with("Expected all provided")
             {
