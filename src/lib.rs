@@ -28,8 +28,8 @@
 
 pub use diagnostic::{Diagnostic, Kind};
 pub use eval::budget::MemoryBudget;
-pub use eval::runtime::Messages;
 pub use files::InputFile;
+pub use messages::Messages;
 pub use modules::Modules;
 pub use workspace::{render, OutputContent, OutputFile, RenderOptions, Rendered};
 
@@ -37,6 +37,7 @@ mod cores;
 pub mod diagnostic;
 pub mod files;
 pub mod fmt;
+mod messages;
 pub mod modules;
 pub mod schema;
 pub mod workspace;

@@ -49,7 +49,7 @@ pub struct RenderOptions {
     /// `--output-disable-validation`
     pub disable_output_validation: bool,
     /// Where `print()` output and warnings go as they happen.
-    pub messages: crate::eval::runtime::Messages,
+    pub messages: crate::messages::Messages,
     /// The `@ytt:` modules templates may load besides the engine's own (`template`,
     /// `data`, `library`, `overlay`): the standard library is the `ytt-stdlib` crate's
     /// (`ytt_stdlib::modules()`). None by default.

@@ -9,12 +9,12 @@ use anyhow::{bail, Result};
 use super::options::{Options, OutputFormat, SchemaType};
 use super::output::{self, RunOutput};
 use crate::files;
-use ytt::eval::runtime::Messages;
 use ytt::files::{accessible_order, bulk, marks, InputFile, SourceFile};
 use ytt::schema::export;
 use ytt::workspace::{self, RenderOptions};
 use ytt::yaml::parser::ParseOptions;
 use ytt::yaml::{Array, ArrayItem, Doc, DocSet, FileNames, Meta, Node};
+use ytt::Messages;
 
 pub fn run(opts: Options) -> Result<()> {
     let start = Instant::now();
