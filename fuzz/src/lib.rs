@@ -172,7 +172,7 @@ pub fn compile(data: &[u8]) {
             let lines = t.code.split_inclusive('\n').count();
             assert_eq!(t.line_map.len(), lines, "line map of\n{}", t.code);
             assert_eq!(t.line_display.len(), lines, "line display of\n{}", t.code);
-            let _ = AstModule::parse(&t.id.to_string(), t.code, &ytt::eval::exec::dialect());
+            let _ = AstModule::parse(&t.id.to_string(), t.code, &ytt::eval::globals::dialect());
         }
     })
 }

@@ -234,5 +234,5 @@ fn drop_aside<T: Send + 'static>(value: T) {
 
 /// The Starlark globals of every module.
 pub(crate) fn globals() -> &'static starlark::environment::Globals {
-    crate::eval::exec::globals()
+    crate::eval::globals::globals()
 }
