@@ -3,6 +3,7 @@
 //! functions being evaluated (`eval::contexts`), and what a run reports through (its file
 //! names, messages and memory budget).
 
+use std::any::Any;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -20,7 +21,7 @@ use super::replace::Replacement;
 use crate::messages::Messages;
 use crate::template::annotations::ASSERT_VALIDATE;
 use crate::template::{instr, CompiledTemplate};
-use crate::yaml::{Annotation, Pos, ValueRef};
+use crate::yaml::{Annotation, FileNames, Pos, ValueRef};
 
 /// An annotation's arguments as Starlark values: positional, then named.
 pub type AnnotationArgs<'v> = (Vec<Value<'v>>, Vec<(String, Value<'v>)>);
@@ -43,19 +44,20 @@ pub struct Runtime {
     /// [`Runtime::number_template`].
     numbered: std::cell::Cell<u32>,
     numbers: RefCell<Vec<Option<u32>>>,
-    /// The alias-expansion budget of the run's YAML files.
-    pub aliases: crate::yaml::parser::AliasBudget,
-    /// The run's files: their names (what positions' ids stand for) and their texts,
-    /// which reports quote.
-    pub sources: crate::schema::Sources,
+    /// The run's file names: what positions' ids stand for.
+    names: FileNames,
+    /// What the runtime's owner, the step that runs the evaluations, keeps of the run
+    /// (the workspace's: the texts of its files, the YAML alias budget, the `@ytt:`
+    /// modules the embedder registered), held for it so that its native functions
+    /// (`@ytt:library`, which runs a library) reach it from an evaluator as its own code
+    /// does; evaluation does not know its type.
+    owner: Option<Box<dyn Any>>,
     /// Garbage collection inside loops.
     pub gc: super::gc::LoopGc,
     /// The embedder's memory budget, which every evaluator watches.
     pub budget: Option<super::budget::MemoryBudget>,
     /// `print()` output and warnings.
     pub messages: Messages,
-    /// The `@ytt:` modules the embedder registered.
-    pub modules: crate::modules::Modules,
     /// Whether `@ytt:math`'s warning was given (once per run).
     math_warned: std::cell::Cell<bool>,
     /// Whether an `@assert/validate` annotation was made in this run: output documents
@@ -81,18 +83,29 @@ pub(super) fn runtime<'a>(eval: &Evaluator<'_, 'a, '_>) -> anyhow::Result<&'a Ru
 }
 
 impl Runtime {
-    pub fn new() -> Self {
-        Self::default()
+    /// The runtime of a run whose files are named in `names`, holding what its owner,
+    /// the step that runs the evaluations, keeps of the run.
+    pub fn new(names: FileNames, owner: impl Any) -> Self {
+        Runtime {
+            names,
+            owner: Some(Box::new(owner)),
+            ..Self::default()
+        }
+    }
+
+    /// What the runtime's owner keeps of the run, if it is a `T`.
+    pub fn owner<T: Any>(&self) -> Option<&T> {
+        self.owner.as_deref()?.downcast_ref()
     }
 
     /// The run's file names: what the file ids of positions stand for.
-    pub fn names(&self) -> &crate::yaml::FileNames {
-        self.sources.names()
+    pub fn names(&self) -> &FileNames {
+        &self.names
     }
 
     /// `file.yml:12`, a position as reports print it.
     pub fn describe(&self, pos: &Pos) -> String {
-        self.sources.describe(pos)
+        self.names.describe(pos)
     }
 
     /// Gives `warning` the first time it is asked for in this run.
@@ -349,7 +362,7 @@ pub fn runtime_of<'a>(eval: &Evaluator<'_, 'a, '_>) -> anyhow::Result<&'a Runtim
 
 /// The file names of the run `eval` belongs to (an empty table outside a run: positions
 /// are then unknown).
-pub fn names_of(eval: &Evaluator) -> crate::yaml::FileNames {
+pub fn names_of(eval: &Evaluator) -> FileNames {
     runtime_of(eval).map_or_else(|_| Default::default(), |rt| rt.names().clone())
 }
 

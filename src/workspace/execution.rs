@@ -12,7 +12,7 @@ use super::library::{evaluation_order, LibFile, Library};
 use super::loader::{FileScopedLoader, LibraryEval, Scope};
 use super::refs::{parse_ref, Envelope, Payload, RefSegment};
 use super::values::{self, CliValues};
-use super::{OutputContent, OutputFile};
+use super::{OutputContent, OutputFile, Run};
 use crate::diagnostic::{indent, reword, Diagnostic, Kind};
 use crate::eval::contexts::RootOutput;
 use crate::eval::exec::run_template;
@@ -115,12 +115,13 @@ pub fn library_values(
     settings: Settings,
     host: &mut dyn Host,
 ) -> anyhow::Result<ValuesStage> {
+    let run = Run::of(rt)?;
     let mut dv_files = Vec::new();
     let mut files = Vec::new();
     let mut schema_files: Vec<String> = Vec::new();
     for f in &lib.files {
         // reports quote source lines of any file of the run
-        rt.sources.register(&f.file.rel_path, f.file.data.clone());
+        run.sources.register(&f.file.rel_path, f.file.data.clone());
     }
     let is_template = |f: &InputFile| f.kind == FileKind::YamlTemplate && !f.is_library;
     let templates: Vec<&InputFile> = lib
@@ -140,7 +141,7 @@ pub fn library_values(
             },
         )
         .collect();
-    let mut parsed = parse_yaml_files(rt, &templates, &keep, settings.strict).into_iter();
+    let mut parsed = parse_yaml_files(rt, &templates, &keep, settings.strict)?.into_iter();
     for f in &lib.files {
         // one parse per template file, in order; files without one are parsed when output
         let parse = if is_template(&f.file) {
@@ -345,7 +346,7 @@ pub fn library_values(
         own_schemas,
         for_me.clone(),
         host,
-        &rt.sources,
+        &run.sources,
     )?;
 
     let mut result = Node::Null;
@@ -362,7 +363,7 @@ pub fn library_values(
      -> anyhow::Result<()> {
         if let Some(s) = &schema {
             let meta = doc_meta.get_or_insert_with(|| s.defaults_meta());
-            s.check(result, meta, flag, &rt.sources).map_err(|r| {
+            s.check(result, meta, flag, &run.sources).map_err(|r| {
                 r.reworded(|r| {
                     format!("Overlaying data values (in following order: {order}): \n{r}")
                 })
@@ -442,7 +443,7 @@ pub fn library_values(
         let c = Arc::try_unwrap(c).unwrap_or_else(|shared| (*shared).clone());
         let flag_text = c.flag_line().map(str::to_owned);
         let source = c.source().to_owned();
-        values::apply_cli(&mut result, c, &rt.sources).map_err(wrap)?;
+        values::apply_cli(&mut result, c, &run.sources).map_err(wrap)?;
         let flag = flag_text.as_deref().map(|text| FlagOrigin {
             source: &source,
             text,

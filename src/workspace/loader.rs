@@ -17,6 +17,7 @@ use super::execution::{library_values, with_host, LibraryInputs, Settings};
 use super::libmodule::library_module;
 use super::library::{dir_of, join, Library};
 use super::refs::Envelope;
+use super::Run;
 use crate::diagnostic::{reword, Reword as _};
 use crate::eval::exec::run_template;
 use crate::eval::replace::register_template;
@@ -121,7 +122,7 @@ impl<'a> LibraryEval<'a> {
             }
             "library" => library_module(self.scope.clone(), dir),
             "overlay" => Ok(modules::overlay_module()),
-            _ => self.rt.modules.get(name).ok_or_else(|| {
+            _ => Run::of(self.rt)?.modules.get(name).ok_or_else(|| {
                 anyhow!(
                     "builtin ytt library does not have module '{name}' (hint: is it available in newer version of ytt?)"
                 )

@@ -15,6 +15,7 @@ use std::sync::Arc;
 use crate::diagnostic::Diagnostic;
 use crate::eval::runtime::Runtime;
 use crate::files::InputFile;
+use crate::modules::Modules;
 use crate::schema::export::SchemaExport;
 use crate::schema::Sources;
 use crate::template::CompileOptions;
@@ -165,11 +166,13 @@ pub fn render_on_this_thread(
 
 fn run(mut opts: RenderOptions, files: Vec<InputFile>) -> anyhow::Result<Rendered> {
     let files: Vec<Arc<InputFile>> = files.into_iter().map(Arc::new).collect();
-    let mut rt = Runtime::new();
-    rt.sources = Sources::new(opts.names.clone());
-    rt.aliases = opts.aliases.clone();
+    let run = Run {
+        sources: Sources::new(opts.names.clone()),
+        aliases: opts.aliases.clone(),
+        modules: opts.modules.clone(),
+    };
+    let mut rt = Runtime::new(opts.names.clone(), run);
     rt.messages = opts.messages.clone();
-    rt.modules = opts.modules.clone();
     rt.gc.held = opts.held_bytes;
     rt.gc.limit = opts.memory_budget.map(|b| b.limit);
     rt.budget = opts.memory_budget;
@@ -219,6 +222,23 @@ fn run(mut opts: RenderOptions, files: Vec<InputFile>) -> anyhow::Result<Rendere
         names: opts.names,
         ..Rendered::default()
     })
+}
+
+/// What the workspace keeps of a run besides the evaluation's state, held for it by the
+/// run's [`Runtime`], so that `@ytt:library` (running a library from an evaluator) has it
+/// too: the texts of the run's files, which reports quote; the YAML alias budget; the
+/// `@ytt:` modules the embedder registered.
+pub(crate) struct Run {
+    pub sources: Sources,
+    pub aliases: AliasBudget,
+    pub modules: Modules,
+}
+
+impl Run {
+    /// The workspace's part of the run `rt` belongs to.
+    pub fn of(rt: &Runtime) -> anyhow::Result<&Run> {
+        (rt.owner()).ok_or_else(|| anyhow::anyhow!("internal error: a runtime without its run"))
+    }
 }
 
 /// Frees `value` on a thread of its own: the parse trees an inspection no longer needs
