@@ -8,7 +8,6 @@ use anyhow::{anyhow, bail};
 use super::compile::{
     compile_file, compile_yaml_file, parse_yaml, parse_yaml_files, text_of, Compiled,
 };
-use super::library::{evaluation_order, LibFile, Library};
 use super::loader::{FileScopedLoader, LibraryEval, Scope};
 use super::refs::{parse_ref, Envelope, Payload, RefSegment};
 use super::values::{self, CliValues};
@@ -17,6 +16,7 @@ use crate::diagnostic::{indent, reword, Diagnostic, Kind};
 use crate::eval::contexts::RootOutput;
 use crate::eval::exec::run_template;
 use crate::eval::runtime::Runtime;
+use crate::files::library::{evaluation_order, LibFile, Library};
 use crate::files::{FileKind, InputFile};
 use crate::modules::overlay::EvalHost;
 use crate::overlay::{self, Host};

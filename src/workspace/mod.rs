@@ -2,10 +2,8 @@
 //! (templates → evaluation → output documents).
 
 mod compile;
-mod data;
 mod execution;
-mod libmodule;
-mod library;
+mod libraries;
 mod loader;
 mod refs;
 pub mod values;
@@ -14,6 +12,7 @@ use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
 use crate::eval::runtime::Runtime;
+use crate::files::library::Library;
 use crate::files::InputFile;
 use crate::modules::Modules;
 use crate::schema::export::SchemaExport;
@@ -22,7 +21,6 @@ use crate::template::CompileOptions;
 use crate::yaml::parser::AliasBudget;
 use crate::yaml::{Doc, DocSet, FileNames, Meta, Node};
 use execution::{LibraryInputs, Settings};
-use library::Library;
 pub use values::CliValues;
 
 /// Options of one template run that shape evaluation (not output).
