@@ -55,3 +55,6 @@ pub mod template;
 pub mod typenames;
 #[doc(hidden)]
 pub mod validations;
+
+#[cfg(test)]
+mod layers_tests;

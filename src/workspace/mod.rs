@@ -59,7 +59,7 @@ pub struct RenderOptions {
     /// The memory budget the embedder's allocator keeps, if it keeps one: a run that
     /// passes it stops at its next Starlark step with an error naming where (see
     /// `eval::budget`), and loops collect garbage before they would pass it.
-    pub memory_budget: Option<crate::MemoryBudget>,
+    pub memory_budget: Option<crate::eval::budget::MemoryBudget>,
     /// The caller writes the output documents as YAML (`emit::yaml_texts`): templates'
     /// documents are written while the run goes on, on another core.
     pub write_ahead: bool,
