@@ -13,8 +13,8 @@
 pub mod cel;
 mod cel_cost;
 mod cel_k8s;
-pub mod checks;
 pub mod formats;
+pub mod named;
 pub mod re2;
 mod report;
 pub mod rules;

@@ -8,8 +8,11 @@ use regex::Regex;
 
 use super::{child_path, ecma, item_path, shown_path, Check, Field, FieldKind, Rule};
 use crate::validations::cel;
-use crate::validations::checks::Number;
 use crate::validations::formats::Format;
+use crate::validations::named::{
+    self, Cel, Contains, EndsWith, Even, Len, Matches, Max, MaxLen, Min, MinLen, MultipleOf,
+    NamedRule, Number, Odd, OneNotNull, OneOf, StartsWith,
+};
 use crate::yaml::{Array, ArrayItem, Map, MapItem, Meta, Node};
 
 /// Every keyword, in the order it appears in a schema object. `examples` (JSON Schema)
@@ -153,18 +156,21 @@ fn cel_member(key: &Node) -> Option<String> {
 /// the same expression ytt's `format="quantity"` uses.
 pub const QUANTITY_PATTERN: &str = crate::validations::formats::QUANTITY_PATTERN;
 
-/// The pattern a rule gives (a `matches=` pattern as written in RE2; the others
-/// escaped).
-fn pattern_of(f: &Field, r: &Rule) -> Option<String> {
+/// The pattern a rule gives on a string (a `matches=` pattern as written in RE2; the
+/// others escaped).
+fn pattern_of(f: &Field, rule: &NamedRule) -> Option<String> {
     if !matches!(f.kind, FieldKind::String) {
         return None;
     }
-    match &r.check {
-        Check::Matches(p) => Some(p.clone()),
-        Check::StartsWith(p) => Some(format!("^{}", escape_regex(p))),
-        Check::EndsWith(p) => Some(format!("{}$", escape_regex(p))),
-        Check::Contains(Some(Node::Str(p))) => Some(escape_regex(p)),
-        Check::Format(Format::Quantity) => Some(QUANTITY_PATTERN.to_owned()),
+    match rule {
+        NamedRule::Matches(Matches(p)) => Some(p.source.clone()),
+        NamedRule::StartsWith(StartsWith(p)) => Some(format!("^{}", escape_regex(p))),
+        NamedRule::EndsWith(EndsWith(p)) => Some(format!("{}$", escape_regex(p))),
+        NamedRule::Contains(Contains {
+            value: Node::Str(p),
+            ..
+        }) => Some(escape_regex(p)),
+        NamedRule::Format(named::Format(Format::Quantity)) => Some(QUANTITY_PATTERN.to_owned()),
         _ => None,
     }
 }
@@ -482,7 +488,7 @@ impl Builder {
                     Node::Float(f) => Number::Float(*f),
                     _ => Number::Int(1),
                 };
-                if crate::validations::checks::multiple_of(value, m).is_err() {
+                if named::multiple_of(value, m).is_err() {
                     return false;
                 }
             }
@@ -602,22 +608,17 @@ impl Builder {
         let mut c = Constraints::default();
         // patterns in priority order: `matches=` first (the one `pattern`), then
         // `starts_with=`, `ends_with=`, `contains=`, `format="quantity"` (in `allOf`)
-        let prio = |r: &Rule| match r.check {
-            Check::Matches(_) => 0,
-            Check::StartsWith(_) => 1,
-            Check::EndsWith(_) => 2,
-            Check::Contains(_) => 3,
+        let prio = |r: &Rule| match &r.check {
+            Check::Named(NamedRule::Matches(_)) => 0,
+            Check::Named(NamedRule::StartsWith(_)) => 1,
+            Check::Named(NamedRule::EndsWith(_)) => 2,
+            Check::Named(NamedRule::Contains(_)) => 3,
             _ => 4,
         };
         let mut order: Vec<&Rule> = f.rules.iter().collect();
         order.sort_by_key(|r| prio(r));
-        let numeric_kind = matches!(f.kind, FieldKind::Integer | FieldKind::Float);
-        let sized_kind = matches!(
-            f.kind,
-            FieldKind::String | FieldKind::Array(_) | FieldKind::Map(_)
-        );
         for r in order {
-            if matches!(r.check, Check::Off) {
+            if matches!(&r.check, Check::Named(n) if n.is_off()) {
                 continue;
             }
             if !exportable(r) {
@@ -632,120 +633,141 @@ impl Builder {
                     }
                     true
                 }
-                Check::Min(b) | Check::Max(b) => {
-                    match b.as_ref().and_then(|n| numeric(n).map(|x| (n.clone(), x))) {
-                        Some(bound) if numeric_kind => {
-                            let is_min = matches!(r.check, Check::Min(_));
-                            let slot = if is_min {
-                                &mut c.minimum
-                            } else {
-                                &mut c.maximum
-                            };
-                            let stricter = match slot {
-                                None => true,
-                                Some((_, old)) => {
-                                    if is_min {
-                                        bound.1 > *old
-                                    } else {
-                                        bound.1 < *old
-                                    }
-                                }
-                            };
-                            if stricter {
-                                *slot = Some(bound);
-                            }
-                            true
-                        }
-                        _ => false,
-                    }
-                }
-                Check::MinLen(n) if sized_kind => {
-                    let n = match *n {
-                        Number::Int(i) => i.max(0) as u64,
-                        Number::Float(x) => x.ceil().max(0.0) as u64,
-                    };
-                    c.min_len = Some(c.min_len.map_or(n, |o| o.max(n)));
-                    true
-                }
-                Check::MaxLen(n) if sized_kind => {
-                    let n = match *n {
-                        Number::Int(i) if i >= 0 => Some(i as u64),
-                        Number::Float(x) if x >= 0.0 => Some(x.floor() as u64),
-                        _ => None,
-                    };
-                    match n {
-                        Some(n) => {
-                            c.max_len = Some(c.max_len.map_or(n, |o| o.min(n)));
-                            true
-                        }
-                        None => false,
-                    }
-                }
-                Check::Len(n) if sized_kind && *n >= 0 => {
-                    let n = *n as u64;
-                    c.min_len = Some(c.min_len.map_or(n, |o| o.max(n)));
-                    c.max_len = Some(c.max_len.map_or(n, |o| o.min(n)));
-                    true
-                }
-                Check::OneOf(values) => {
-                    c.one_of = Some(match c.one_of.take() {
-                        None => values.clone(),
-                        Some(old) => old
-                            .into_iter()
-                            .filter(|o| values.iter().any(|v| v.value_eq(o)))
-                            .collect(),
-                    });
-                    true
-                }
-                Check::Matches(_)
-                | Check::StartsWith(_)
-                | Check::EndsWith(_)
-                | Check::Contains(_)
-                | Check::Format(Format::Quantity) => match pattern_of(f, r) {
-                    Some(p) => self.add_pattern(&mut c, &p),
-                    None => false,
-                },
-                Check::Format(fmt)
-                    if matches!(f.kind, FieldKind::String)
-                        && c.format.is_none_or(|old| old == fmt.name()) =>
-                {
-                    c.format = Some(fmt.name());
-                    true
-                }
-                Check::Even if numeric_kind => self.multiple(&mut c, Number::Int(2)),
-                Check::MultipleOf(n) if numeric_kind => self.multiple(&mut c, *n),
-                Check::Odd if matches!(f.kind, FieldKind::Integer) => {
-                    match self.flavor {
-                        Flavor::JsonSchema => c.odd = true,
-                        Flavor::OpenApi => c.cel.push(("self % 2 != 0".into(), r.desc.clone())),
-                    }
-                    true
-                }
-                Check::OneNotNull(keys) => match (&f.kind, keys) {
-                    (FieldKind::Map(items), keys) => {
-                        let keys: Vec<&Node> = match keys {
-                            Some(k) => k.iter().collect(),
-                            None => items.iter().map(|(k, _)| k).collect(),
-                        };
-                        self.one_not_null(&mut c, &keys, r)
-                    }
-                    _ => false,
-                },
-                Check::Cel(source) => match self.flavor {
-                    Flavor::OpenApi => {
-                        c.cel.push((source.clone(), r.desc.clone()));
-                        true
-                    }
-                    // not a JSON Schema keyword: strict validators refuse unknown ones
-                    Flavor::JsonSchema => false,
-                },
-                _ => false,
+                Check::Named(rule) => self.named(&mut c, f, r, rule),
             };
             if !ok {
                 self.left_out(path, r);
             }
         }
         c
+    }
+
+    /// Adds the constraints of the named rule `rule` (of `r`, a rule of `f`): how each one
+    /// exports. False when it has none.
+    fn named(&mut self, c: &mut Constraints, f: &Field, r: &Rule, rule: &NamedRule) -> bool {
+        let numeric_kind = matches!(f.kind, FieldKind::Integer | FieldKind::Float);
+        let sized_kind = matches!(
+            f.kind,
+            FieldKind::String | FieldKind::Array(_) | FieldKind::Map(_)
+        );
+        match rule {
+            NamedRule::Min(Min(b)) | NamedRule::Max(Max(b)) => {
+                match b.as_ref().and_then(|n| numeric(n).map(|x| (n.clone(), x))) {
+                    Some(bound) if numeric_kind => {
+                        let is_min = matches!(rule, NamedRule::Min(_));
+                        let slot = if is_min {
+                            &mut c.minimum
+                        } else {
+                            &mut c.maximum
+                        };
+                        let stricter = match slot {
+                            None => true,
+                            Some((_, old)) => {
+                                if is_min {
+                                    bound.1 > *old
+                                } else {
+                                    bound.1 < *old
+                                }
+                            }
+                        };
+                        if stricter {
+                            *slot = Some(bound);
+                        }
+                        true
+                    }
+                    _ => false,
+                }
+            }
+            NamedRule::MinLen(MinLen(n)) if sized_kind => {
+                let n = match *n {
+                    Number::Int(i) => i.max(0) as u64,
+                    Number::Float(x) => x.ceil().max(0.0) as u64,
+                };
+                c.min_len = Some(c.min_len.map_or(n, |o| o.max(n)));
+                true
+            }
+            NamedRule::MaxLen(MaxLen(n)) if sized_kind => {
+                let n = match *n {
+                    Number::Int(i) if i >= 0 => Some(i as u64),
+                    Number::Float(x) if x >= 0.0 => Some(x.floor() as u64),
+                    _ => None,
+                };
+                match n {
+                    Some(n) => {
+                        c.max_len = Some(c.max_len.map_or(n, |o| o.min(n)));
+                        true
+                    }
+                    None => false,
+                }
+            }
+            NamedRule::Len(Len(n)) if sized_kind && *n >= 0 => {
+                let n = *n as u64;
+                c.min_len = Some(c.min_len.map_or(n, |o| o.max(n)));
+                c.max_len = Some(c.max_len.map_or(n, |o| o.min(n)));
+                true
+            }
+            NamedRule::OneOf(OneOf(values)) => {
+                c.one_of = Some(match c.one_of.take() {
+                    None => values.clone(),
+                    Some(old) => old
+                        .into_iter()
+                        .filter(|o| values.iter().any(|v| v.value_eq(o)))
+                        .collect(),
+                });
+                true
+            }
+            NamedRule::Matches(_)
+            | NamedRule::StartsWith(_)
+            | NamedRule::EndsWith(_)
+            | NamedRule::Contains(_)
+            | NamedRule::Format(named::Format(Format::Quantity)) => match pattern_of(f, rule) {
+                Some(p) => self.add_pattern(c, &p),
+                None => false,
+            },
+            NamedRule::Format(named::Format(fmt))
+                if matches!(f.kind, FieldKind::String)
+                    && c.format.is_none_or(|old| old == fmt.name()) =>
+            {
+                c.format = Some(fmt.name());
+                true
+            }
+            NamedRule::Even(Even(true)) if numeric_kind => self.multiple(c, Number::Int(2)),
+            NamedRule::MultipleOf(MultipleOf(n)) if numeric_kind => self.multiple(c, *n),
+            NamedRule::Odd(Odd(true)) if matches!(f.kind, FieldKind::Integer) => {
+                match self.flavor {
+                    Flavor::JsonSchema => c.odd = true,
+                    Flavor::OpenApi => c.cel.push(("self % 2 != 0".into(), r.desc.clone())),
+                }
+                true
+            }
+            NamedRule::OneNotNull(OneNotNull(keys)) => match (&f.kind, keys) {
+                (FieldKind::Map(items), keys) => {
+                    let keys: Vec<&Node> = match keys {
+                        Some(k) => k.iter().collect(),
+                        None => items.iter().map(|(k, _)| k).collect(),
+                    };
+                    self.one_not_null(c, &keys, r)
+                }
+                _ => false,
+            },
+            NamedRule::Cel(Cel(expr)) => match self.flavor {
+                Flavor::OpenApi => {
+                    c.cel.push((expr.0.source.clone(), r.desc.clone()));
+                    true
+                }
+                // not a JSON Schema keyword: strict validators refuse unknown ones
+                Flavor::JsonSchema => false,
+            },
+            // on a value of another type, or off (every rule is named here, so that a new
+            // one cannot be left out unnoticed)
+            NamedRule::MinLen(_)
+            | NamedRule::MaxLen(_)
+            | NamedRule::Len(_)
+            | NamedRule::Format(_)
+            | NamedRule::Even(_)
+            | NamedRule::Odd(_)
+            | NamedRule::MultipleOf(_) => false,
+        }
     }
 
     /// Adds a pattern, translated to ECMA-262; false when it has no exact translation.
