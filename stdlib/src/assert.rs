@@ -1027,6 +1027,11 @@ mod tests {
             eval(r#"assert.len("2")"#),
             "ERR assert.len: expected argument to be an int, but was string"
         );
+        // a length beyond 64 bits is refused, as `len=` refuses it (it was taken as 0)
+        assert_eq!(
+            eval("assert.len(1180591620717411303424)"),
+            "ERR assert.len: expected argument to be an int, but was int"
+        );
         assert_eq!(
             eval("assert.even(1)"),
             "ERR assert.even: got 1 arguments, want 0"
