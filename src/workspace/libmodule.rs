@@ -16,10 +16,9 @@ use starlark::values::none::NoneOr;
 use starlark::values::{NoSerialize, StarlarkPagable, StarlarkValue, Value};
 use starlark_derive::starlark_value;
 
-use super::execution::{
-    library_outputs, library_values, LibraryInputs, Settings, ValuesStage, WithValues,
-};
+use super::execution::{library_outputs, Settings};
 use super::library::Library;
+use super::library_values::{library_values, LibraryInputs, ValuesStage, WithValues};
 use super::loader::{LibraryEval, Scope};
 use super::refs::{Envelope, Payload};
 use super::OutputContent;

@@ -13,9 +13,10 @@ use starlark::values::OwnedFrozenValue;
 
 use super::compile::{compile_file, Compiled};
 use super::data::{data_module, frozen_values};
-use super::execution::{library_values, with_host, LibraryInputs, Settings};
+use super::execution::{with_host, Settings};
 use super::libmodule::library_module;
 use super::library::{dir_of, join, Library};
+use super::library_values::{library_values, LibraryInputs};
 use super::refs::Envelope;
 use crate::diagnostic::{reword, Reword as _};
 use crate::eval::exec::run_template;

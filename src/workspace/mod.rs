@@ -6,6 +6,7 @@ mod data;
 mod execution;
 mod libmodule;
 mod library;
+mod library_values;
 mod loader;
 mod refs;
 pub mod values;
@@ -20,8 +21,9 @@ use crate::schema::Sources;
 use crate::template::CompileOptions;
 use crate::yaml::parser::AliasBudget;
 use crate::yaml::{Doc, DocSet, FileNames, Meta, Node};
-use execution::{LibraryInputs, Settings};
+use execution::Settings;
 use library::Library;
+use library_values::LibraryInputs;
 pub use values::CliValues;
 
 /// Options of one template run that shape evaluation (not output).
@@ -190,7 +192,7 @@ fn run(mut opts: RenderOptions, files: Vec<InputFile>) -> anyhow::Result<Rendere
         with_values: Vec::new(),
     };
     let mut stage = execution::with_host(&rt, |host| {
-        execution::library_values(&rt, &library, inputs, settings, host)
+        library_values::library_values(&rt, &library, inputs, settings, host)
     })?;
     if opts.schema_inspect || opts.data_values_inspect {
         drop_aside(stage.take_parsed());
