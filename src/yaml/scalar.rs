@@ -308,18 +308,53 @@ fn resolve_signed_special(s: &str) -> Option<Node> {
     }
 }
 
-/// Scalars starting with `.`: `.inf`, `.nan` and floats like `.5` (no `_` removal here).
+/// Scalars starting with `.`: `.inf`, `.nan`, and what Go's `strconv.ParseFloat` reads
+/// (go-yaml's resolver hands them to it as written): `.5`, `.1_0`, `.5e3`.
 fn resolve_dot(s: &str) -> Option<Node> {
     match s {
         ".inf" | ".Inf" | ".INF" => return Some(Node::Float(f64::INFINITY)),
         ".nan" | ".NaN" | ".NAN" => return Some(Node::Float(f64::NAN)),
         _ => {}
     }
-    if is_yaml_float(s) {
-        parse_finite_float(s).map(Node::Float)
-    } else {
-        None
+    parse_go_dot_float(s).map(Node::Float)
+}
+
+/// Go's `strconv.ParseFloat` of a string starting with `.`: decimal digits, `_` between
+/// two of them, an optional exponent; a value out of range is an error.
+pub(crate) fn parse_go_dot_float(s: &str) -> Option<f64> {
+    let b = s.as_bytes();
+    if b.first() != Some(&b'.') {
+        return None;
     }
+    // digits with `_` only between two of them, at least one digit
+    let digits = |from: usize| -> Option<usize> {
+        let mut i = from;
+        let mut prev_digit = false;
+        while i < b.len() {
+            match b[i] {
+                b'0'..=b'9' => prev_digit = true,
+                b'_' if prev_digit => prev_digit = false,
+                b'_' => return None,
+                _ => break,
+            }
+            i += 1;
+        }
+        (i > from && prev_digit).then_some(i)
+    };
+    let mut i = digits(1)?;
+    if i < b.len() {
+        if b[i] != b'e' && b[i] != b'E' {
+            return None;
+        }
+        i += 1;
+        if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+            i += 1;
+        }
+        if digits(i)? != b.len() {
+            return None;
+        }
+    }
+    parse_finite_float(&s.replace('_', ""))
 }
 
 fn resolve_number(s: &str) -> Option<Node> {
@@ -619,6 +654,15 @@ mod tests {
         assert_eq!(f("1e+3"), 1000.0);
         assert_eq!(f("6.8523015e+5"), 685230.15);
         assert_eq!(f("1_0.5"), 10.5);
+        // `.`: Go's ParseFloat, `_` between digits
+        assert_eq!(f(".1_0"), 0.1);
+        assert_eq!(f(".1e1_0"), 1e9);
+        assert_eq!(f(".5E+3"), 500.0);
+        for s in [
+            "._5", ".5_", ".5__5", ".5_e3", ".5e_3", ".5e", ".", ".e3", ".5x", ".1e400",
+        ] {
+            is_str(s);
+        }
         assert_eq!(f(".inf"), f64::INFINITY);
         assert_eq!(f(".Inf"), f64::INFINITY);
         assert_eq!(f("+.INF"), f64::INFINITY);

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use super::float::write_float_yaml;
 use crate::yaml::node::{DocSet, Node};
-use crate::yaml::scalar::is_timestamp;
+use crate::yaml::scalar::{is_timestamp, parse_go_dot_float};
 
 /// The default output: the documents joined by `---\n` (empty documents have already
 /// left the set, see `Doc::is_empty`; those still here print, e.g. as `{}`).
@@ -963,7 +963,7 @@ pub(crate) fn resolves_as_non_string(s: &str) -> bool {
         b'y' | b'Y' | b'n' | b'N' | b't' | b'T' | b'f' | b'F' | b'o' | b'O' | b'~' => {
             is_special_word(s)
         }
-        b'.' => is_special_word(s) || is_go_dot_float(b),
+        b'.' => is_special_word(s) || parse_go_dot_float(s).is_some(),
         b'+' | b'-' | b'0'..=b'9' => {
             is_special_word(s) || is_timestamp(s) || is_int_or_float_number(s) || is_base60_float(b)
         }
@@ -1012,75 +1012,6 @@ fn is_special_word(s: &str) -> bool {
             | "-.Inf"
             | "-.INF"
     )
-}
-
-/// Go `strconv.ParseFloat` success for a string starting with `.` (decimal digits with
-/// optional `_` separators between digits, optional exponent; overflow is an error).
-fn is_go_dot_float(b: &[u8]) -> bool {
-    // b[0] == '.'
-    let mut i = 1;
-    let mut saw_digit = false;
-    let mut prev_underscore = false;
-    let mut prev_digit = false;
-    while i < b.len() {
-        match b[i] {
-            b'0'..=b'9' => {
-                saw_digit = true;
-                prev_digit = true;
-                prev_underscore = false;
-            }
-            b'_' => {
-                if !prev_digit {
-                    return false;
-                }
-                prev_underscore = true;
-                prev_digit = false;
-            }
-            _ => break,
-        }
-        i += 1;
-    }
-    if !saw_digit || prev_underscore {
-        return false;
-    }
-    if i < b.len() {
-        if b[i] != b'e' && b[i] != b'E' {
-            return false;
-        }
-        i += 1;
-        if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
-            i += 1;
-        }
-        let start = i;
-        let mut prev_digit = false;
-        let mut prev_underscore = false;
-        while i < b.len() {
-            match b[i] {
-                b'0'..=b'9' => {
-                    prev_digit = true;
-                    prev_underscore = false;
-                }
-                b'_' if prev_digit => {
-                    prev_underscore = true;
-                    prev_digit = false;
-                }
-                _ => return false,
-            }
-            i += 1;
-        }
-        if i == start || prev_underscore {
-            return false;
-        }
-    }
-    let cleaned: String = std::str::from_utf8(b)
-        .unwrap_or("")
-        .chars()
-        .filter(|&c| c != '_')
-        .collect();
-    cleaned
-        .parse::<f64>()
-        .map(|f| f.is_finite())
-        .unwrap_or(false)
 }
 
 /// go-yaml's int/float resolution for strings starting with a sign or digit: underscores
