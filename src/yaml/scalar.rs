@@ -5,9 +5,13 @@
 //! - null: empty, `~`, `null`, `Null`, `NULL`;
 //! - ints: optional sign, `_` separators (anywhere after the first character), `0x`, `0b`,
 //!   `0o`/`0O`, leading-zero octal (`017` → 15);
-//! - floats: `1.`, `.5`, `1e3`, `.inf`, `-.Inf`, `.nan`, …; an out-of-range float
-//!   (`1.0e400`) stays a string;
+//! - floats: `1.`, `.5`, `1e3`, `.inf`, `-.Inf`, `.nan`, …, and after a `.` what Go's
+//!   `ParseFloat` reads (`.1_0`); an out-of-range float (`1.0e400`) stays a string;
 //! - timestamps and sexagesimal numbers stay strings.
+//!
+//! The one owner of these rules: the parser, `--strict`, tagged scalars and the emitter
+//! (which quotes a string that would read back as something else, [`reads_as_non_string`])
+//! all ask this module.
 //!
 //! Integers beyond `i64` but within `u64` (`9223372036854775808`, `0xFFFFFFFFFFFFFFFF`)
 //! are ints in the reference; `Node` only has `i64`, so they become floats here (the
@@ -94,7 +98,7 @@ pub fn resolve_plain_strict(s: &str) -> Result<Node, String> {
 /// `--strict` rejects it and the emitter quotes it). go-yaml's timestamp check: Go `time.Parse` with the layouts
 /// `2006-1-2T15:4:5.999999999Z07:00`, `2006-1-2t15:4:5.999999999Z07:00`,
 /// `2006-1-2 15:4:5.999999999` and `2006-1-2`.
-pub(crate) fn is_timestamp(s: &str) -> bool {
+fn is_timestamp(s: &str) -> bool {
     let p = s.as_bytes();
     // quick check: four digits then '-'
     if p.len() < 5 || !p[..4].iter().all(u8::is_ascii_digit) || p[4] != b'-' {
@@ -266,6 +270,61 @@ fn is_strict_float(s: &str) -> bool {
     i == b.len()
 }
 
+/// Whether the plain scalar `s` would not read back as this string, so that go-yaml's
+/// encoder (and ours) writes it double-quoted: it resolves to another type, or it is a
+/// timestamp or a base-60 float, which the reader keeps as strings and the encoder quotes
+/// all the same.
+pub(crate) fn reads_as_non_string(s: &str) -> bool {
+    resolve_non_str(s).is_some()
+        || (matches!(s.as_bytes().first(), Some(b'+' | b'-' | b'0'..=b'9'))
+            && (is_timestamp(s) || is_base60_float(s.as_bytes())))
+}
+
+/// `^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$`
+fn is_base60_float(p: &[u8]) -> bool {
+    if !p.contains(&b':') {
+        return false;
+    }
+    let mut i = 0;
+    if i < p.len() && (p[i] == b'+' || p[i] == b'-') {
+        i += 1;
+    }
+    if i >= p.len() || !p[i].is_ascii_digit() {
+        return false;
+    }
+    i += 1;
+    while i < p.len() && (p[i].is_ascii_digit() || p[i] == b'_') {
+        i += 1;
+    }
+    let mut groups = 0;
+    while i < p.len() && p[i] == b':' {
+        i += 1;
+        // [0-5]?[0-9]
+        if i + 1 < p.len()
+            && (b'0'..=b'5').contains(&p[i])
+            && p[i + 1].is_ascii_digit()
+            && !(i + 2 < p.len() && p[i + 2].is_ascii_digit())
+        {
+            i += 2;
+        } else if i < p.len() && p[i].is_ascii_digit() {
+            i += 1;
+        } else {
+            return false;
+        }
+        groups += 1;
+    }
+    if groups == 0 {
+        return false;
+    }
+    if i < p.len() && p[i] == b'.' {
+        i += 1;
+        while i < p.len() && (p[i].is_ascii_digit() || p[i] == b'_') {
+            i += 1;
+        }
+    }
+    i == p.len()
+}
+
 /// The non-string resolution of a plain scalar, or `None` when it is a string.
 fn resolve_non_str(s: &str) -> Option<Node> {
     let first = match s.as_bytes().first() {
@@ -321,7 +380,7 @@ fn resolve_dot(s: &str) -> Option<Node> {
 
 /// Go's `strconv.ParseFloat` of a string starting with `.`: decimal digits, `_` between
 /// two of them, an optional exponent; a value out of range is an error.
-pub(crate) fn parse_go_dot_float(s: &str) -> Option<f64> {
+fn parse_go_dot_float(s: &str) -> Option<f64> {
     let b = s.as_bytes();
     if b.first() != Some(&b'.') {
         return None;
@@ -673,6 +732,51 @@ mod tests {
         assert_eq!(f("123456789012345678901234567890"), 1.2345678901234568e29);
         // beyond u64
         assert_eq!(f("18446744073709551616"), 18446744073709551616.0);
+    }
+
+    /// The strings the emitter quotes: those that read back as another type, and
+    /// timestamps and base-60 floats.
+    #[test]
+    fn strings_that_would_not_read_back() {
+        for s in [
+            "",
+            "~",
+            "yes",
+            "Off",
+            "NULL",
+            "12",
+            "-0x1F",
+            "1_000",
+            "1_",
+            "0o17",
+            "+.inf",
+            ".NaN",
+            ".5",
+            ".1_0",
+            "1e3",
+            "18446744073709551615",
+            "2001-01-01",
+            "2001-1-2 3:04:05",
+            "1:20",
+            "-1:20:30.5",
+        ] {
+            assert!(reads_as_non_string(s), "{s:?}");
+        }
+        for s in [
+            "x",
+            "yes!",
+            "._5",
+            "0x",
+            "1e400",
+            "2001-13-01",
+            "+",
+            "-",
+            "1:2:",
+            "1:60",
+            ".e3",
+        ] {
+            assert!(!reads_as_non_string(s), "{s:?}");
+        }
     }
 
     /// Beyond int64 and up to uint64, integers stay integers (as go-yaml reads them).

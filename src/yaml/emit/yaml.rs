@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use super::float::write_float_yaml;
 use crate::yaml::node::{DocSet, Node};
-use crate::yaml::scalar::{is_timestamp, parse_go_dot_float};
+use crate::yaml::scalar::reads_as_non_string;
 
 /// The default output: the documents joined by `---\n` (empty documents have already
 /// left the set, see `Doc::is_empty`; those still here print, e.g. as `{}`).
@@ -273,7 +273,7 @@ impl Emitter<'_> {
     fn emit_utf8_string(&mut self, s: &str) {
         if is_simple_plain_ascii(s.as_bytes()) {
             // fast path: no indicators, spaces, breaks or special characters
-            if resolves_as_non_string(s) {
+            if reads_as_non_string(s) {
                 let saved = self.increase_indent(true, false);
                 self.write_double_quoted(s);
                 self.indent = saved;
@@ -292,7 +292,7 @@ impl Emitter<'_> {
         // the style go-yaml's encoder asks for
         let mut style = if s.contains('\n') {
             Style::Literal
-        } else if resolves_as_non_string(s) {
+        } else if reads_as_non_string(s) {
             Style::Double
         } else {
             Style::Plain
@@ -946,232 +946,6 @@ fn finish_analysis(
         a.block_plain_allowed = false;
     }
     a
-}
-
-// ---------------------------------------------------------------------------------------
-// Would a plain scalar read back as something other than this string? (YAML 1.1 as ytt's
-// go-yaml fork resolves it, plus the encoder's extra base-60 float and timestamp checks.)
-
-/// True when the plain form of `s` would not read back as the same string, so go-yaml's
-/// encoder asks for a double-quoted scalar.
-pub(crate) fn resolves_as_non_string(s: &str) -> bool {
-    let b = s.as_bytes();
-    let Some(&first) = b.first() else {
-        return true; // "" is null
-    };
-    match first {
-        b'y' | b'Y' | b'n' | b'N' | b't' | b'T' | b'f' | b'F' | b'o' | b'O' | b'~' => {
-            is_special_word(s)
-        }
-        b'.' => is_special_word(s) || parse_go_dot_float(s).is_some(),
-        b'+' | b'-' | b'0'..=b'9' => {
-            is_special_word(s) || is_timestamp(s) || is_int_or_float_number(s) || is_base60_float(b)
-        }
-        _ => false,
-    }
-}
-
-fn is_special_word(s: &str) -> bool {
-    matches!(
-        s,
-        "y" | "Y"
-            | "yes"
-            | "Yes"
-            | "YES"
-            | "on"
-            | "On"
-            | "ON"
-            | "true"
-            | "True"
-            | "TRUE"
-            | "n"
-            | "N"
-            | "no"
-            | "No"
-            | "NO"
-            | "off"
-            | "Off"
-            | "OFF"
-            | "false"
-            | "False"
-            | "FALSE"
-            | "null"
-            | "Null"
-            | "NULL"
-            | "~"
-            | ".nan"
-            | ".NaN"
-            | ".NAN"
-            | ".inf"
-            | ".Inf"
-            | ".INF"
-            | "+.inf"
-            | "+.Inf"
-            | "+.INF"
-            | "-.inf"
-            | "-.Inf"
-            | "-.INF"
-    )
-}
-
-/// go-yaml's int/float resolution for strings starting with a sign or digit: underscores
-/// are removed, then Go `ParseInt(s, 0, 64)`, `ParseUint(s, 0, 64)`, or the YAML float
-/// pattern with a finite value.
-fn is_int_or_float_number(s: &str) -> bool {
-    let plain: std::borrow::Cow<'_, str> = if s.contains('_') {
-        std::borrow::Cow::Owned(s.replace('_', ""))
-    } else {
-        std::borrow::Cow::Borrowed(s)
-    };
-    let p = plain.as_bytes();
-    if go_parse_int_base0(p) {
-        return true;
-    }
-    if yaml_style_float(p) {
-        return plain.parse::<f64>().map(|f| f.is_finite()).unwrap_or(false);
-    }
-    false
-}
-
-/// Go `strconv.ParseInt(s, 0, 64)` or `ParseUint(s, 0, 64)` succeeds.
-fn go_parse_int_base0(p: &[u8]) -> bool {
-    if p.is_empty() {
-        return false;
-    }
-    let (neg, signed, rest) = match p[0] {
-        b'+' => (false, true, &p[1..]),
-        b'-' => (true, true, &p[1..]),
-        _ => (false, false, p),
-    };
-    if rest.is_empty() {
-        return false;
-    }
-    let (base, digits): (u32, &[u8]) = if rest[0] == b'0' {
-        if rest.len() >= 3 && (rest[1] | 0x20) == b'b' {
-            (2, &rest[2..])
-        } else if rest.len() >= 3 && (rest[1] | 0x20) == b'o' {
-            (8, &rest[2..])
-        } else if rest.len() >= 3 && (rest[1] | 0x20) == b'x' {
-            (16, &rest[2..])
-        } else {
-            (8, &rest[1..])
-        }
-    } else {
-        (10, rest)
-    };
-    let mut v: u64 = 0;
-    for &d in digits {
-        let dv = match d {
-            b'0'..=b'9' => (d - b'0') as u32,
-            b'a'..=b'z' => (d - b'a') as u32 + 10,
-            b'A'..=b'Z' => (d - b'A') as u32 + 10,
-            _ => return false,
-        };
-        if dv >= base {
-            return false;
-        }
-        v = match v
-            .checked_mul(base as u64)
-            .and_then(|x| x.checked_add(dv as u64))
-        {
-            Some(x) => x,
-            None => return false,
-        };
-    }
-    if signed {
-        // ParseInt range (ParseUint does not accept a sign)
-        if neg {
-            v <= (i64::MAX as u64) + 1
-        } else {
-            v <= i64::MAX as u64
-        }
-    } else {
-        true
-    }
-}
-
-/// `^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`
-fn yaml_style_float(p: &[u8]) -> bool {
-    let mut i = 0;
-    if i < p.len() && (p[i] == b'+' || p[i] == b'-') {
-        i += 1;
-    }
-    let digits = |i: &mut usize| {
-        let s = *i;
-        while *i < p.len() && p[*i].is_ascii_digit() {
-            *i += 1;
-        }
-        *i - s
-    };
-    if i < p.len() && p[i] == b'.' {
-        i += 1;
-        if digits(&mut i) == 0 {
-            return false;
-        }
-    } else {
-        if digits(&mut i) == 0 {
-            return false;
-        }
-        if i < p.len() && p[i] == b'.' {
-            i += 1;
-            digits(&mut i);
-        }
-    }
-    if i < p.len() && (p[i] == b'e' || p[i] == b'E') {
-        i += 1;
-        if i < p.len() && (p[i] == b'+' || p[i] == b'-') {
-            i += 1;
-        }
-        if digits(&mut i) == 0 {
-            return false;
-        }
-    }
-    i == p.len()
-}
-
-/// `^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$`
-fn is_base60_float(p: &[u8]) -> bool {
-    if !p.contains(&b':') {
-        return false;
-    }
-    let mut i = 0;
-    if i < p.len() && (p[i] == b'+' || p[i] == b'-') {
-        i += 1;
-    }
-    if i >= p.len() || !p[i].is_ascii_digit() {
-        return false;
-    }
-    i += 1;
-    while i < p.len() && (p[i].is_ascii_digit() || p[i] == b'_') {
-        i += 1;
-    }
-    let mut groups = 0;
-    while i < p.len() && p[i] == b':' {
-        i += 1;
-        // [0-5]?[0-9]
-        if i + 1 < p.len()
-            && (b'0'..=b'5').contains(&p[i])
-            && p[i + 1].is_ascii_digit()
-            && !(i + 2 < p.len() && p[i + 2].is_ascii_digit())
-        {
-            i += 2;
-        } else if i < p.len() && p[i].is_ascii_digit() {
-            i += 1;
-        } else {
-            return false;
-        }
-        groups += 1;
-    }
-    if groups == 0 {
-        return false;
-    }
-    if i < p.len() && p[i] == b'.' {
-        i += 1;
-        while i < p.len() && (p[i].is_ascii_digit() || p[i] == b'_') {
-            i += 1;
-        }
-    }
-    i == p.len()
 }
 
 #[cfg(test)]
