@@ -275,9 +275,24 @@ fn is_strict_float(s: &str) -> bool {
 /// timestamp or a base-60 float, which the reader keeps as strings and the encoder quotes
 /// all the same.
 pub(crate) fn reads_as_non_string(s: &str) -> bool {
-    resolve_non_str(s).is_some()
-        || (matches!(s.as_bytes().first(), Some(b'+' | b'-' | b'0'..=b'9'))
-            && (is_timestamp(s) || is_base60_float(s.as_bytes())))
+    // [`resolve_non_str`]'s steps, asked only whether they resolve (the emitter asks for
+    // every string it writes)
+    let Some(&first) = s.as_bytes().first() else {
+        return true;
+    };
+    match first {
+        b'y' | b'Y' | b'n' | b'N' | b't' | b'T' | b'f' | b'F' | b'o' | b'O' | b'~' => {
+            resolve_word(s).is_some()
+        }
+        b'.' => resolve_dot(s).is_some(),
+        b'+' | b'-' | b'0'..=b'9' => {
+            resolve_signed_special(s).is_some()
+                || is_timestamp(s)
+                || resolve_number(s).is_some()
+                || is_base60_float(s.as_bytes())
+        }
+        _ => false,
+    }
 }
 
 /// `^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$`
