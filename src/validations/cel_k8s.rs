@@ -520,15 +520,15 @@ impl Opaque for Cidr {
     }
 }
 
-/// An address as Kubernetes' `ip()` accepts it: no zone, no IPv4-mapped IPv6 form.
+/// An address as Kubernetes' `ip()` reads it (`netip.ParseAddr`): the standard library's
+/// grammar, which `@ytt:ip` (Go's `net.ParseIP`) and `format="ipv4"`/`"ipv6"` read too
+/// and which has no zone (Kubernetes refuses one); unlike `@ytt:ip`, an IPv4-mapped IPv6
+/// address is refused, however it is written (`Is4In6`).
 fn parse_ip(s: &str) -> Option<IpAddr> {
-    let a: IpAddr = s.parse().ok()?;
-    if let IpAddr::V6(v6) = a {
-        if v6.to_ipv4_mapped().is_some() && s.contains('.') {
-            return None;
-        }
+    match s.parse().ok()? {
+        IpAddr::V6(v6) if v6.to_ipv4_mapped().is_some() => None,
+        a => Some(a),
     }
-    Some(a)
 }
 
 fn parse_cidr(s: &str) -> Option<Cidr> {
@@ -1050,6 +1050,9 @@ mod tests {
             "isIP('10.0.0.1')",
             "!isIP('10.0.0.256')",
             "!isIP('::ffff:1.2.3.4')",
+            "!isIP('::ffff:102:304')",
+            "!isCIDR('::ffff:102:304/120')",
+            "isIP('::102:304')",
             "ip('10.0.0.1').family() == 4",
             "ip('::1').family() == 6",
             "ip('127.0.0.1').isLoopback()",
