@@ -14,6 +14,7 @@ pub mod cel;
 mod cel_cost;
 mod cel_k8s;
 pub mod formats;
+pub mod go_url;
 pub mod named;
 pub mod re2;
 mod report;
