@@ -218,49 +218,11 @@ pub fn parse<'v>(
             names.describe(pos)
         )));
     }
-    let mut custom = Vec::new();
-    for (i, a) in args.iter().enumerate() {
-        let by = written.arg(i);
-        let at = names.describe(by);
-        let Some(t) = TupleRef::from_value(*a) else {
-            return Err(ParseError::new(format!(
-                "expected annotation to have 2-tuple as argument(s), but found: {} (by {at})",
-                go_repr(*a)
-            )));
-        };
-        let items = t.content();
-        let message = match items.len() {
-            2 => None,
-            3 => match items[2].unpack_str() {
-                Some(m) if !m.is_empty() => Some(m.to_owned()),
-                _ => {
-                    return Err(ParseError::new(format!(
-                        "expected 2-tuple, but found tuple with length 3 (by {at})"
-                    )))
-                }
-            },
-            n => {
-                return Err(ParseError::new(format!(
-                    "expected 2-tuple, but found tuple with length {n} (by {at})"
-                )))
-            }
-        };
-        let Some(desc) = items[0].unpack_str() else {
-            return Err(ParseError::new(format!(
-                "expected first item in the 2-tuple to be a string describing a valid value, but was {} (at {at})",
-                type_of(items[0])
-            )));
-        };
-        let func = items[1];
-        check_assertion(func, heap).map_err(|e| ParseError::new(format!("{e} (at {at})")))?;
-        custom.push(Custom {
-            desc: desc.to_owned(),
-            func,
-            message,
-            by: by.clone(),
-        });
-    }
-
+    let custom = args
+        .iter()
+        .enumerate()
+        .map(|(i, a)| custom_rule(heap, names, written.arg(i), *a))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut v = Validation {
         pos: pos.clone(),
         custom,
@@ -331,6 +293,54 @@ pub fn parse<'v>(
     }
     v.named.sort_by_key(|n| n.rule.rank());
     Ok(v)
+}
+
+/// A positional argument: a custom rule `("description", check)` or
+/// `("description", check, "message")`, written at `by`.
+fn custom_rule<'v>(
+    heap: Heap<'v>,
+    names: &FileNames,
+    by: &Pos,
+    a: Value<'v>,
+) -> Result<Custom<'v>, ParseError> {
+    let at = names.describe(by);
+    let Some(t) = TupleRef::from_value(a) else {
+        return Err(ParseError::new(format!(
+            "expected annotation to have 2-tuple as argument(s), but found: {} (by {at})",
+            go_repr(a)
+        )));
+    };
+    let items = t.content();
+    let message = match items.len() {
+        2 => None,
+        3 => match items[2].unpack_str() {
+            Some(m) if !m.is_empty() => Some(m.to_owned()),
+            _ => {
+                return Err(ParseError::new(format!(
+                    "expected 2-tuple, but found tuple with length 3 (by {at})"
+                )))
+            }
+        },
+        n => {
+            return Err(ParseError::new(format!(
+                "expected 2-tuple, but found tuple with length {n} (by {at})"
+            )))
+        }
+    };
+    let Some(desc) = items[0].unpack_str() else {
+        return Err(ParseError::new(format!(
+            "expected first item in the 2-tuple to be a string describing a valid value, but was {} (at {at})",
+            type_of(items[0])
+        )));
+    };
+    let func = items[1];
+    check_assertion(func, heap).map_err(|e| ParseError::new(format!("{e} (at {at})")))?;
+    Ok(Custom {
+        desc: desc.to_owned(),
+        func,
+        message,
+        by: by.clone(),
+    })
 }
 
 /// What a node being validated is, for `when=` and custom messages.
