@@ -10,7 +10,7 @@
 //! - timestamps and sexagesimal numbers stay strings.
 //!
 //! The one owner of these rules: the parser, `--strict`, tagged scalars and the emitter
-//! (which quotes a string that would read back as something else, [`reads_as_non_string`])
+//! (which quotes a string that would read back as something else, `reads_as_non_string`)
 //! all ask this module.
 //!
 //! Integers beyond `i64` but within `u64` (`9223372036854775808`, `0xFFFFFFFFFFFFFFFF`)
@@ -563,7 +563,7 @@ pub enum CoreTag {
     Binary,
     /// `!!merge`: on a `<<` key, a merge like the plain `<<`; elsewhere a string.
     Merge,
-    /// `!!timestamp`: a scalar go-yaml reads as a time (see [`is_timestamp`]), kept as a
+    /// `!!timestamp`: a scalar go-yaml reads as a time (see `is_timestamp`), kept as a
     /// string.
     Timestamp,
     /// `!!map`, `!!seq`, … and unknown local tags: the value is kept as a string (scalars)

@@ -1,5 +1,5 @@
 //! The definitions of the named rules, in the order they run (the list is
-//! [`super::named_rules!`]).
+//! `named_rules!` in `mod.rs`).
 
 use std::cmp::Ordering;
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! The named rules of `@schema/validation` and `@assert/validate` (`min=`, `one_of=`,
 //! `format=`, …), one definition each: its keyword, how `@ytt:assert` offers it, the
 //! argument it takes (and why it refuses one), its `must be:` text and its check on a node.
-//! [`named_rules!`] lists them (each defined in `defs.rs`); the order of the list is the
+//! `named_rules!` lists them (each defined in `defs.rs`); the order of the list is the
 //! order rules run on a node.
 //! How each one exports is `schema/export/keywords.rs`.
 //!
