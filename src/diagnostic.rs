@@ -17,6 +17,11 @@ use crate::yaml::Location;
 
 /// The step of the pipeline a failure comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
 #[non_exhaustive]
 pub enum Kind {
     /// An input that cannot be read as its kind requires (YAML that is not UTF-8).
@@ -40,6 +45,7 @@ pub enum Kind {
 
 /// A failure of a run.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Diagnostic {
     kind: Kind,
     location: Option<Location>,
@@ -50,6 +56,7 @@ pub struct Diagnostic {
 
 /// A template line a Starlark error went through.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Frame {
     /// `<toplevel>`, or the function the line is in.
     pub function: String,
@@ -60,6 +67,7 @@ pub struct Frame {
 
 /// A value a validation rule rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Violation {
     /// Where in the values or documents (`a.b[0]`, `(document)`).
     pub path: String,

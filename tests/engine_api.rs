@@ -3,10 +3,10 @@
 
 use std::sync::{Arc, Mutex};
 
-use ytt::eval::runtime::Messages;
 use ytt::files::InputFile;
 use ytt::workspace::{render, OutputContent, RenderOptions};
 use ytt::yaml::emit::yaml_docset;
+use ytt::Messages;
 
 /// In-memory input files: (name, text).
 fn inputs(files: &[(&str, impl AsRef<str>)]) -> Vec<InputFile> {

@@ -134,8 +134,8 @@ pub struct Runtime {
     pub messages: Messages,
     /// The `@ytt:` modules the embedder registered.
     pub modules: crate::modules::Modules,
-    /// Whether `@ytt:math`'s warning was given (once per run).
-    math_warned: std::cell::Cell<bool>,
+    /// The warnings given once per run so far (`@ytt:math`'s, through `module_api`).
+    warned: RefCell<Vec<String>>,
     /// Whether an `@assert/validate` annotation was made in this run: output documents
     /// can carry one only then, and are not walked for them otherwise.
     asserts: std::cell::Cell<bool>,
@@ -208,8 +208,10 @@ impl Runtime {
     }
 
     /// Gives `warning` the first time it is asked for in this run.
-    pub fn warn_math_once(&self, warning: &str) {
-        if !self.math_warned.replace(true) {
+    pub fn warn_once(&self, warning: &str) {
+        let mut warned = self.warned.borrow_mut();
+        if !warned.iter().any(|w| w == warning) {
+            warned.push(warning.to_owned());
             self.messages.line(warning);
         }
     }

@@ -37,7 +37,7 @@ use crate::eval::runtime::{names_of, runtime_of, Runtime};
 use crate::eval::ystruct::YttStruct;
 use crate::yaml::{Annotation, Doc, DocSet, Meta, Node, Pos};
 pub use report::{Entry, Report, Subject};
-pub use rules::{Validation, Violation};
+pub use rules::Validation;
 
 /// The annotation on schema nodes (and, copied by the schema, on data values).
 pub const SCHEMA_VALIDATION: &str = "schema/validation";

@@ -100,8 +100,6 @@ impl std::fmt::Display for ParseError {
 
 /// The parsed rules of one annotation.
 pub struct Validation<'v> {
-    /// Where the annotation was written.
-    pub pos: Pos,
     custom: Vec<Custom<'v>>,
     named: Vec<Named<'v>>,
     /// `not_null=True`, with its description and where it was written.
@@ -224,7 +222,6 @@ pub fn parse<'v>(
         .map(|(i, a)| custom_rule(heap, names, written.arg(i), *a))
         .collect::<Result<Vec<_>, _>>()?;
     let mut v = Validation {
-        pos: pos.clone(),
         custom,
         named: Vec::new(),
         not_null: None,

@@ -137,7 +137,7 @@ pub fn render(opts: RenderOptions, files: Vec<InputFile>) -> Result<Rendered, Di
 
 /// `run()` on a thread with [`RUN_STACK`], or here when no thread can be started. A panic
 /// of `run` propagates.
-fn on_run_stack<T: Send>(run: impl FnOnce() -> T + Send) -> T {
+pub(crate) fn on_run_stack<T: Send>(run: impl FnOnce() -> T + Send) -> T {
     let run = std::sync::Mutex::new(Some(run));
     let take = || run.lock().unwrap_or_else(|e| e.into_inner()).take();
     std::thread::scope(|s| {

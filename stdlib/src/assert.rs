@@ -3,7 +3,7 @@
 //! failing): the reference's `min`, `max`, `min_len`, `max_len`, `not_null`,
 //! `one_not_null` and `one_of`, which check Starlark values in the reference's words, and
 //! one made from each named rule whose definition offers it (`len`, `starts_with`, …;
-//! `ytt::validations::named`).
+//! `ytt::module_api::rules`).
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -26,21 +26,20 @@ use starlark::values::{
     ValueLike,
 };
 use starlark_derive::starlark_value;
-use ytt::eval::runtime::{messages_of, names_of};
 
-use ytt::eval::convert::{from_node, scalar_value, sequence_items, to_node};
-use ytt::eval::fragment::{FragmentNode, YamlFragment};
-use ytt::eval::ystruct::struct_fields;
-use ytt::modules::args::{check_positional, error_message, is_function};
-use ytt::typenames::starlark_go;
-use ytt::validations::named::{Assert, Cx, Def, NamedRule};
-use ytt::yaml::{Node, Pos};
+use ytt::module_api::rules::{Assert, Cx, Def, NamedRule};
+use ytt::module_api::{
+    call_catching, check_positional, error_message, from_node, go_str, is_function, sequence_items,
+    starlark_go, struct_fields, to_node, validate_fragment, validate_value, FragmentNode,
+    YamlFragment,
+};
+use ytt::yaml::Node;
 
 pub fn register(builder: &mut GlobalsBuilder) {
     builder.namespace("assert", assert_members);
 }
 
-pub use ytt::eval::error::LambdaError;
+pub use ytt::module_api::LambdaError;
 
 fn lambda_fail(function: &'static str, msg: impl Into<String>) -> anyhow::Error {
     LambdaError {
@@ -234,14 +233,12 @@ fn run_check<'v>(
                 .compare(bound)
                 .map_err(|e| lambda_err(error_message(&e)))?;
             match (p.kind, ord) {
-                (Kind::Min, Ordering::Less) => Err(lambda_fail(
-                    f,
-                    format!("value < {}", ytt::eval::builtins::go_str(bound)),
-                )),
-                (Kind::Max, Ordering::Greater) => Err(lambda_fail(
-                    f,
-                    format!("value > {}", ytt::eval::builtins::go_str(bound)),
-                )),
+                (Kind::Min, Ordering::Less) => {
+                    Err(lambda_fail(f, format!("value < {}", go_str(bound))))
+                }
+                (Kind::Max, Ordering::Greater) => {
+                    Err(lambda_fail(f, format!("value > {}", go_str(bound))))
+                }
                 _ => Ok(true),
             }
         }
@@ -356,7 +353,7 @@ fn map_entries<'v>(heap: Heap<'v>, v: Value<'v>) -> anyhow::Result<Vec<(Value<'v
             return Ok(m
                 .items
                 .iter()
-                .map(|i| (scalar_value(heap, &i.key), i.value.is_null()))
+                .map(|i| (from_node(heap, &i.key), i.value.is_null()))
                 .collect());
         }
     }
@@ -499,7 +496,7 @@ fn assert_members(builder: &mut GlobalsBuilder) {
                 starlark_go(func)
             );
         }
-        match ytt::eval::runtime::call_catching(eval, func, &[]) {
+        match call_catching(eval, func, &[]) {
             Ok(v) => Ok((v, Value::new_none())),
             Err(e) => {
                 let msg = error_message(&e);
@@ -691,12 +688,10 @@ fn assert_members(builder: &mut GlobalsBuilder) {
         };
         let value = args.items[1];
         let node = to_node(value).map_err(|e| anyhow!("{f}: {e:#}"))?;
-        let pos: Pos = ytt::validations::call_site(eval);
         let kwargs: Vec<(String, Value<'v>)> = kwargs.into_iter().collect();
-        let report =
-            ytt::validations::validate_value(eval, key, &node, &pos, &args.items[2..], &kwargs)
-                .map_err(|e| anyhow!("{f}: {e:#}"))?;
-        report.finish(&names_of(eval), &messages_of(eval))?;
+        validate_value(eval, key, &node, &args.items[2..], &kwargs)
+            .map_err(|e| anyhow!("{f}: {e:#}"))?
+            .report(eval)?;
         Ok(value)
     }
 
@@ -714,9 +709,7 @@ fn assert_members(builder: &mut GlobalsBuilder) {
             bail!("{f}: expected a yamlfragment, but was {}", v.get_type());
         };
         let node = frag.node.clone();
-        let report =
-            ytt::validations::validate_fragment(&node, eval, ytt::validations::Subject::Fragment)?;
-        report.finish(&names_of(eval), &messages_of(eval))?;
+        validate_fragment(eval, &node)?.report(eval)?;
         Ok(v)
     }
 
@@ -742,7 +735,7 @@ fn assert_members(builder: &mut GlobalsBuilder) {
 #[cfg(test)]
 mod tests {
     use crate::testutil::eval;
-    use ytt::validations::named::{Assert, RULES};
+    use ytt::module_api::rules::{Assert, RULES};
 
     /// The namespace offers what the rules' definitions say: the reference's functions,
     /// and one made from each definition that offers it, named after its function.

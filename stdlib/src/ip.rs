@@ -14,8 +14,7 @@ use starlark::values::tuple::{AllocTuple, UnpackTuple};
 use starlark::values::{Heap, NoSerialize, StarlarkPagable, StarlarkValue, Value};
 use starlark_derive::starlark_value;
 
-use ytt::modules::args::check_positional;
-use ytt::modules::args::string_arg;
+use ytt::module_api::{check_positional, string_arg};
 
 pub fn register(builder: &mut GlobalsBuilder) {
     builder.namespace("ip", members);

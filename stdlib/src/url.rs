@@ -1,5 +1,5 @@
 //! `@ytt:url`: Go `net/url` escaping, query parsing and URL values (Go's semantics are
-//! `ytt::validations::go_url`, which `cel=`'s `url()` reads with too).
+//! `ytt::module_api::url`, which `cel=`'s `url()` reads with too).
 
 use std::fmt;
 
@@ -16,9 +16,8 @@ use starlark::values::tuple::{TupleRef, UnpackTuple};
 use starlark::values::{Heap, NoSerialize, StarlarkPagable, StarlarkValue, Value};
 use starlark_derive::starlark_value;
 
-use ytt::modules::args::check_positional;
-use ytt::modules::args::string_arg;
-use ytt::validations::go_url::{self, escape, unescape, GoUrl, Mode, UserInfo};
+use ytt::module_api::url::{self as go_url, escape, unescape, GoUrl, Mode, UserInfo};
+use ytt::module_api::{check_positional, string_arg};
 
 pub fn register(builder: &mut GlobalsBuilder) {
     builder.namespace("url", members);
