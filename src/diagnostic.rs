@@ -16,6 +16,11 @@ use crate::yaml::Location;
 
 /// The step of the pipeline a failure comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "lowercase")
+)]
 #[non_exhaustive]
 pub enum Kind {
     /// An input that cannot be read as its kind requires (YAML that is not UTF-8).
@@ -39,6 +44,7 @@ pub enum Kind {
 
 /// A failure of a run.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Diagnostic {
     kind: Kind,
     location: Option<Location>,
@@ -49,6 +55,7 @@ pub struct Diagnostic {
 
 /// A template line a Starlark error went through.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Frame {
     /// `<toplevel>`, or the function the line is in.
     pub function: String,
@@ -59,6 +66,7 @@ pub struct Frame {
 
 /// A value a validation rule rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Violation {
     /// Where in the values or documents (`a.b[0]`, `(document)`).
     pub path: String,

@@ -10,6 +10,9 @@ use std::path::Path;
 
 /// The engine's units, the top layer first (`lib.rs`, the crate root, sits above them).
 const LAYERS: &[&[&str]] = &[
+    // what front ends call: a request run into its output; what a `@ytt:` module is
+    // written with
+    &["frontend", "module_api"],
     // the two commands: a run of a library tree, and `ytt fmt`
     &["workspace", "fmt"],
     // the `@ytt:` modules of a run (the workspace runs the libraries `@ytt:library` asks

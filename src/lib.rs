@@ -22,9 +22,12 @@
 //! assert_eq!(failure.location().unwrap().to_string(), "app.yml:1");
 //! ```
 //!
-//! The API is what this page lists. The modules marked hidden (`eval`, `overlay`,
-//! `template`, `validations`, `typenames`, `bytestr`) are shared with `ytt-stdlib` and
-//! `ytt-cli` and may change with them.
+//! The API is what this page lists: a run ([`render`]), its parts for a front end
+//! ([`files`], [`yaml`], [`diagnostic`], [`schema`], [`fmt`], [`bytestr`]), and what a
+//! `@ytt:` module is written with ([`module_api`], on which `ytt-stdlib` is built). The
+//! rest of the engine is private; its white-box tests and fuzz targets reach a few of its
+//! internals through the `unstable-internals` feature (`ytt::unstable`), which is no part
+//! of the API.
 
 pub use diagnostic::{Diagnostic, Kind};
 pub use eval::budget::MemoryBudget;
@@ -37,24 +40,36 @@ mod cores;
 pub mod diagnostic;
 pub mod files;
 pub mod fmt;
+pub mod frontend;
 mod messages;
+pub mod module_api;
 pub mod modules;
 pub mod schema;
 pub mod workspace;
 pub mod yaml;
 
-#[doc(hidden)]
 pub mod bytestr;
-#[doc(hidden)]
-pub mod eval;
-#[doc(hidden)]
-pub mod overlay;
-#[doc(hidden)]
-pub mod template;
-#[doc(hidden)]
-pub mod typenames;
-#[doc(hidden)]
-pub mod validations;
+mod eval;
+mod overlay;
+mod template;
+mod typenames;
+mod validations;
+
+/// The internals the engine's white-box tests and fuzz targets drive directly: the
+/// template compiler and its nesting limits, the Starlark dialect, the CEL interpreter.
+/// Behind the `unstable-internals` feature, no part of the API: they change with the
+/// engine.
+#[cfg(feature = "unstable-internals")]
+pub mod unstable {
+    pub use crate::eval::globals::dialect;
+    pub use crate::template::blocks::{MAX_BLOCKS, MAX_NESTING};
+    pub use crate::template::{compile_starlark, compile_text, compile_yaml, CompileOptions};
+
+    /// The CEL rules of `@schema/validation` and `@assert/validate`.
+    pub mod cel {
+        pub use crate::validations::cel::{compile, evaluate};
+    }
+}
 
 #[cfg(test)]
 mod layers_tests;

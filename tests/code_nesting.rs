@@ -8,7 +8,7 @@
 mod common;
 
 use common::{tpl, Ytt};
-use ytt::template::{MAX_BLOCKS, MAX_NESTING};
+use ytt::unstable::{MAX_BLOCKS, MAX_NESTING};
 
 const MAX: usize = MAX_NESTING as usize;
 

@@ -209,9 +209,9 @@ fn cel_failures(schema: &Json, instance: &Json) -> Vec<String> {
     }
     if let Some(rules) = schema["x-kubernetes-validations"].as_array() {
         for r in rules {
-            let rule = ytt::validations::cel::compile(r["rule"].as_str().unwrap())
+            let rule = ytt::unstable::cel::compile(r["rule"].as_str().unwrap())
                 .expect("the exported CEL rule compiles");
-            if ytt::validations::cel::evaluate(&rule, &to_node(instance)) != Ok(true) {
+            if ytt::unstable::cel::evaluate(&rule, &to_node(instance)) != Ok(true) {
                 out.push(r["message"].as_str().unwrap().to_owned());
             }
         }

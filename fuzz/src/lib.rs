@@ -10,7 +10,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
 use starlark::syntax::AstModule;
-use ytt::template::{compile_starlark, compile_text, compile_yaml, CompileOptions};
+use ytt::unstable::{compile_starlark, compile_text, compile_yaml, dialect, CompileOptions};
 use ytt::yaml::emit::{json_docset, pos_docset, yaml_docset};
 use ytt::yaml::parser::{parse, ParseOptions};
 use ytt::yaml::pieces;
@@ -172,7 +172,7 @@ pub fn compile(data: &[u8]) {
             let lines = t.code.split_inclusive('\n').count();
             assert_eq!(t.line_map.len(), lines, "line map of\n{}", t.code);
             assert_eq!(t.line_display.len(), lines, "line display of\n{}", t.code);
-            let _ = AstModule::parse(&t.id.to_string(), t.code, &ytt::eval::globals::dialect());
+            let _ = AstModule::parse(&t.id.to_string(), t.code, &dialect());
         }
     })
 }

@@ -309,6 +309,11 @@ function violationText(v) {
   return `${v.path}: ${v.message}${v.found ? ` (found: ${v.found})` : ""}`;
 }
 
+/** A location of the engine's diagnostic ({file, line, column}) when it names a file. */
+function inFile(location) {
+  return location?.file ? location : null;
+}
+
 /** Every line to mark: {file, line, column, kind: bad|warn|focus, message}. */
 function allMarks() {
   const out = [];
@@ -316,12 +321,14 @@ function allMarks() {
   if (err) {
     if (err.violations.length) {
       for (const v of err.violations) {
-        if (v.value) out.push({ ...v.value, kind: v.warning ? "warn" : "bad", message: violationText(v) });
-        if (v.rule) out.push({ ...v.rule, kind: "warn", message: null });
+        if (inFile(v.value)) out.push({ ...v.value, kind: v.warning ? "warn" : "bad", message: violationText(v) });
+        if (inFile(v.rule)) out.push({ ...v.rule, kind: "warn", message: null });
       }
-    } else if (err.at) {
-      out.push({ ...err.at, kind: "bad", message: summary(err.text) });
-      for (const f of err.frames.slice(1)) if (f.at) out.push({ ...f.at, kind: "warn", message: null });
+    } else if (inFile(err.location)) {
+      out.push({ ...err.location, kind: "bad", message: summary(err.text) });
+      for (const f of err.frames.slice(1)) {
+        if (inFile(f.location)) out.push({ ...f.location, kind: "warn", message: null });
+      }
     }
   }
   if (state.focus) out.push({ ...state.focus, kind: "focus", message: null });
@@ -422,22 +429,22 @@ function show(response, ms) {
       path.className = "path";
       path.textContent = v.path;
       li.append(path, ` ${v.warning ? "(warning) " : ""}${v.message}${v.found ? ` — found: ${v.found}` : ""} `);
-      if (v.value) li.append(link(v.value, "value "), " ");
-      if (v.rule) li.append(link(v.rule, "rule "));
+      if (inFile(v.value)) li.append(link(v.value, "value "), " ");
+      if (inFile(v.rule)) li.append(link(v.rule, "rule "));
       $("violations").append(li);
     }
     if (!err.violations.length) {
       for (const f of err.frames) {
-        if (!f.at) continue;
+        if (!inFile(f.location)) continue;
         const li = document.createElement("li");
-        li.append(link(f.at, ""), ` in ${f.function}: ${f.source}`);
+        li.append(link(f.location, ""), ` in ${f.function}: ${f.source}`);
         $("frames").append(li);
       }
     }
     $("status").textContent = `${err.kind} error`;
     document.body.dataset.state = "failed";
     // the failing file opened, once per new error location
-    const at = err.violations.find((v) => v.value && file(v.value.file))?.value ?? err.at;
+    const at = err.violations.find((v) => inFile(v.value) && file(v.value.file))?.value ?? inFile(err.location);
     const where = at ? `${at.file}:${at.line}` : null;
     if (at && where !== state.shownError && file(at.file)) {
       state.shownError = where;

@@ -23,7 +23,7 @@ mod wasm {
     #[wasm_bindgen(start)]
     fn start() {
         std::panic::set_hook(Box::new(|info| {
-            // a size past the address space (`[1] * 2147483647` on 32 bits) panics as
+            // a size past the address space (`[1] * 1000000000` on 32 bits) panics as
             // "capacity overflow" before the allocator is asked
             let too_big = info.payload_as_str() == Some("capacity overflow");
             let why = if crate::memory::over_budget() || too_big {

@@ -1,5 +1,5 @@
 //! The page's allocator: the system's, within a budget. WebAssembly's memory only grows,
-//! up to 4 GiB, and a runaway template (`[1] * 2147483647`, a string doubled in a loop)
+//! up to 4 GiB, and a runaway template (`[1] * 1000000000`, a string doubled in a loop)
 //! would take all of it before failing; over the budget an allocation fails, which
 //! panics, and the worker reports it and starts afresh.
 

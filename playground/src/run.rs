@@ -9,12 +9,9 @@
 use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
-use ytt::diagnostic::{Diagnostic, Kind};
-use ytt::schema::export;
-use ytt::workspace::{self, CliValues, RenderOptions};
-use ytt::yaml::parser::ParseOptions;
-use ytt::yaml::{emit, Doc, DocSet, FileNames, Location, Meta};
-use ytt::{InputFile, Messages};
+use ytt::files::SourceFile;
+use ytt::frontend::{self, DataValueFlags, Format, Host, Mode, SchemaFormat};
+use ytt::{Diagnostic, Messages};
 
 /// What the page asks for.
 #[derive(Debug, Default, Deserialize)]
@@ -29,7 +26,7 @@ pub struct Request {
     pub output: Format,
     pub inspect: Inspect,
     /// `--data-values-schema-inspect`'s `-o`.
-    pub schema_type: SchemaType,
+    pub schema_type: SchemaFormat,
     /// `--dangerous-data-values-disable-validation`
     pub disable_values_validation: bool,
     /// `--output-disable-validation`
@@ -42,14 +39,7 @@ pub struct File {
     pub text: String,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Format {
-    #[default]
-    Yaml,
-    Json,
-}
-
+/// The page's choice of inspection (the schema's format is chosen apart).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Inspect {
@@ -60,15 +50,6 @@ pub enum Inspect {
     DataValues,
     /// `--data-values-schema-inspect`
     Schema,
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum SchemaType {
-    #[default]
-    OpenapiV3,
-    JsonSchema,
-    Markdown,
 }
 
 /// What the command line would have printed.
@@ -82,7 +63,7 @@ pub struct Response {
     /// The text outputs (`--output-files` would write them), in output order.
     pub text_files: Vec<TextFile>,
     /// Why the run failed.
-    pub error: Option<Failure>,
+    pub error: Option<Diagnostic>,
 }
 
 #[derive(Debug, Serialize)]
@@ -91,233 +72,78 @@ pub struct TextFile {
     pub text: String,
 }
 
-/// A [`Diagnostic`], for the page.
-#[derive(Debug, Serialize)]
-pub struct Failure {
-    pub kind: &'static str,
-    pub at: Option<At>,
-    /// The report, as the command line prints it after `ytt: Error: `.
-    pub text: String,
-    pub frames: Vec<FailedFrame>,
-    pub violations: Vec<FailedValue>,
-}
-
-/// A place in a file (`line` 0: the file as a whole).
-#[derive(Debug, PartialEq, Eq, Serialize)]
-pub struct At {
-    pub file: String,
-    pub line: u32,
-    pub column: Option<u32>,
-}
-
-#[derive(Debug, Serialize)]
-pub struct FailedFrame {
-    pub function: String,
-    pub at: Option<At>,
-    pub source: String,
-}
-
-#[derive(Debug, Serialize)]
-pub struct FailedValue {
-    pub path: String,
-    pub message: String,
-    pub found: Option<String>,
-    pub value: Option<At>,
-    pub rule: Option<At>,
-    pub warning: bool,
-}
-
 /// Renders `req` with the standard library; `held_bytes` counts the bytes the page's
 /// allocator holds, for the loop collector.
 pub fn run(req: Request, held_bytes: Option<fn() -> usize>) -> Response {
     let stderr = Arc::new(Mutex::new(Vec::<u8>::new()));
     let sink = stderr.clone();
-    let messages = Messages::new(move |bytes| {
-        sink.lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .extend_from_slice(bytes)
+    let host = Host {
+        messages: Messages::new(move |bytes| {
+            sink.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .extend_from_slice(bytes)
+        }),
+        modules: ytt_stdlib::modules(),
+        held_bytes,
+        ..Host::default()
+    };
+    let result = frontend::run(request(req), host).and_then(|output| {
+        let warnings: String = output.warnings.iter().map(|w| format!("{w}\n")).collect();
+        let stdout = output.into_stdout();
+        Ok((stdout.text()?, warnings, stdout.text_outputs))
     });
-    let result = render(req, messages, held_bytes);
     let mut out = Response {
         stderr: String::from_utf8_lossy(&stderr.lock().unwrap_or_else(|e| e.into_inner()))
             .into_owned(),
         ..Response::default()
     };
     match result {
-        Ok(done) => {
-            out.stdout = done.stdout;
-            out.stderr.push_str(&done.warnings);
-            out.text_files = done.text_files;
+        Ok((stdout, warnings, text_outputs)) => {
+            out.stdout = stdout;
+            out.stderr.push_str(&warnings);
+            out.text_files = text_outputs
+                .into_iter()
+                .map(|(path, text)| TextFile { path, text })
+                .collect();
         }
         Err(d) => {
             out.stderr.push_str(&format!("ytt: Error: {}\n", d.text()));
-            out.error = Some(Failure::of(&d));
+            out.error = Some(d);
         }
     }
     out
 }
 
-struct Done {
-    stdout: String,
-    warnings: String,
-    text_files: Vec<TextFile>,
-}
-
-fn render(
-    req: Request,
-    messages: Messages,
-    held_bytes: Option<fn() -> usize>,
-) -> Result<Done, Diagnostic> {
-    // the YAML of a run (files and flags) shares one alias-expansion budget
-    let yaml = ParseOptions::default();
-    let names = FileNames::default();
-    let mut data_values = Vec::new();
-    for kv in &req.values {
-        data_values.push(CliValues::from_kv(kv).map_err(Diagnostic::from_error)?);
-    }
-    for kv in &req.values_yaml {
-        data_values
-            .push(CliValues::from_kv_yaml(kv, &yaml, &names).map_err(Diagnostic::from_error)?);
-    }
+/// The run `req` stands for: its files read as a directory's are, in path order.
+fn request(req: Request) -> frontend::Request {
     let mut files = req.files;
-    // as a directory's files are read
     files.sort_by(|a, b| a.path.cmp(&b.path));
-    let inputs: Vec<InputFile> = files
-        .into_iter()
-        .map(|f| InputFile::new(f.path, f.text.into_bytes()))
-        .collect();
-    let schema = req.inspect == Inspect::Schema;
-    if schema && req.schema_type == SchemaType::Markdown && req.output != Format::Yaml {
-        return Err(Diagnostic::from_error(anyhow::anyhow!(
-            "Output type 'markdown' cannot be combined with a document format (json, pos)"
-        )));
-    }
-    if inputs.is_empty() && req.inspect == Inspect::None {
-        // nothing to evaluate: no output (as the command line)
-        return Ok(Done {
-            stdout: String::new(),
-            warnings: String::new(),
-            text_files: Vec::new(),
-        });
-    }
-    let opts = RenderOptions {
-        data_values,
-        aliases: yaml.aliases,
-        names,
-        data_values_inspect: req.inspect == Inspect::DataValues,
-        schema_inspect: schema,
-        disable_values_validation: req.disable_values_validation || schema,
-        disable_output_validation: req.disable_output_validation || schema,
-        messages,
-        modules: ytt_stdlib::modules(),
-        held_bytes,
-        ..RenderOptions::default()
-    };
-    let rendered = workspace::render(opts, inputs)?;
-    let mut warnings = String::new();
-    let (docs, text_files) = if let Some(schema) = rendered.schema {
-        let (mut doc, notes) = match req.schema_type {
-            SchemaType::OpenapiV3 => export::openapi::document(&schema),
-            SchemaType::JsonSchema => export::jsonschema::document(&schema),
-            SchemaType::Markdown => {
-                return Ok(Done {
-                    stdout: export::markdown::page(&schema),
-                    warnings,
-                    text_files: Vec::new(),
-                })
-            }
-        };
-        for n in notes {
-            warnings.push_str(&n);
-            warnings.push('\n');
-        }
-        if req.output == Format::Json {
-            export::with_string_keys(&mut doc);
-        }
-        let docs = DocSet {
-            docs: vec![Doc::new(doc, Meta::default())],
-            meta: Meta::default(),
-        };
-        (docs, Vec::new())
-    } else if let Some(values) = rendered.data_values {
-        (workspace::data_values_documents(values), Vec::new())
-    } else {
-        workspace::stdout_documents(rendered.outputs)
-    };
-    let stdout = match req.output {
-        Format::Yaml => emit::yaml_texts(&docs).concat(),
-        Format::Json => emit::json_texts(&docs)
-            .map_err(|e| Diagnostic::from_error(anyhow::anyhow!("{e}")))?
-            .concat(),
-    };
-    Ok(Done {
-        stdout,
-        warnings,
-        text_files: text_files
-            .into_iter()
-            .map(|(path, text)| TextFile { path, text })
+    frontend::Request {
+        files: (files.into_iter())
+            .map(|f| SourceFile::new(f.path, f.text.into_bytes()))
             .collect(),
-    })
-}
-
-impl Failure {
-    fn of(d: &Diagnostic) -> Failure {
-        Failure {
-            kind: kind_name(d.kind()),
-            at: d.location().and_then(At::of),
-            text: d.text().to_owned(),
-            frames: d
-                .frames()
-                .iter()
-                .map(|f| FailedFrame {
-                    function: f.function.clone(),
-                    at: At::of(&f.location),
-                    source: f.source.clone(),
-                })
-                .collect(),
-            violations: d
-                .violations()
-                .iter()
-                .map(|v| FailedValue {
-                    path: v.path.clone(),
-                    message: v.message.clone(),
-                    found: v.found.clone(),
-                    value: v.value.as_ref().and_then(At::of),
-                    rule: v.rule.as_ref().and_then(At::of),
-                    warning: v.warning,
-                })
-                .collect(),
-        }
-    }
-}
-
-impl At {
-    /// A location in a named file (a value from a flag has none the page can open).
-    fn of(l: &Location) -> Option<At> {
-        Some(At {
-            file: l.file.as_deref()?.to_owned(),
-            line: l.line,
-            column: l.column,
-        })
-    }
-}
-
-fn kind_name(kind: Kind) -> &'static str {
-    match kind {
-        Kind::Input => "input",
-        Kind::Yaml => "yaml",
-        Kind::Template => "template",
-        Kind::Evaluation => "evaluation",
-        Kind::Overlay => "overlay",
-        Kind::Schema => "schema",
-        Kind::Validation => "validation",
-        _ => "other",
+        data_values: DataValueFlags {
+            strings: req.values,
+            yamls: req.values_yaml,
+            ..DataValueFlags::default()
+        },
+        mode: match req.inspect {
+            Inspect::None => Mode::Render,
+            Inspect::DataValues => Mode::DataValues,
+            Inspect::Schema => Mode::Schema(req.schema_type),
+        },
+        format: req.output,
+        disable_values_validation: req.disable_values_validation,
+        disable_output_validation: req.disable_output_validation,
+        ..frontend::Request::default()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ytt::yaml::Location;
+    use ytt::Kind;
 
     fn request(files: &[(&str, &str)]) -> Request {
         Request {
@@ -364,11 +190,8 @@ mod tests {
     fn a_failure_is_located_with_its_kind() {
         let out = run(request(&[("t.yml", "a: 1\nb: #@ 1 +\n")]), None);
         let e = out.error.expect("an error");
-        assert_eq!(e.kind, "template");
-        assert_eq!(
-            e.at.as_ref().map(|a| (a.file.as_str(), a.line)),
-            Some(("t.yml", 2))
-        );
+        assert_eq!(e.kind(), Kind::Template);
+        assert_eq!(e.location(), Some(&Location::new("t.yml", 2)));
         assert!(out.stderr.starts_with("ytt: Error: "), "{}", out.stderr);
         assert!(out.stdout.is_empty());
     }
@@ -378,8 +201,8 @@ mod tests {
         let mut req = request(&[("t.yml", "a: 1\n")]);
         req.values = vec!["novalue".into()];
         let e = run(req, None).error.expect("an error");
-        assert_eq!(e.kind, "other");
-        assert!(e.at.is_none());
+        assert_eq!(e.kind(), Kind::Other);
+        assert!(e.location().is_none());
     }
 
     #[test]
@@ -395,17 +218,10 @@ mod tests {
             None,
         );
         let e = out.error.expect("an error");
-        assert_eq!(e.kind, "validation");
-        let v = &e.violations[0];
+        assert_eq!(e.kind(), Kind::Validation);
+        let v = &e.violations()[0];
         assert_eq!(v.path, "replicas");
-        assert_eq!(
-            v.value,
-            Some(At {
-                file: "values.yml".into(),
-                line: 3,
-                column: None
-            })
-        );
+        assert_eq!(v.value, Some(Location::new("values.yml", 3)));
         assert_eq!(v.rule.as_ref().map(|r| r.line), Some(3));
         let mut req = request(&[
             ("schema.yml", schema),
@@ -426,7 +242,7 @@ mod tests {
         assert!(out.stdout.contains("minimum: 1"), "{}", out.stdout);
         let mut req = request(&[("schema.yml", schema)]);
         req.inspect = Inspect::Schema;
-        req.schema_type = SchemaType::Markdown;
+        req.schema_type = SchemaFormat::Markdown;
         req.output = Format::Json;
         assert!(run(req, None).error.is_some());
         let mut req = request(&[("schema.yml", schema)]);
@@ -453,13 +269,35 @@ mod tests {
     }
 
     #[test]
+    fn the_response_is_the_json_the_page_reads() {
+        let out = run(
+            request(&[(
+                "t.yml",
+                "#@ def f():\n#@   return 1 + \"a\"\n#@ end\na: #@ f()\n",
+            )]),
+            None,
+        );
+        let json = serde_json::to_value(&out).unwrap();
+        let e = &json["error"];
+        assert_eq!(e["kind"], "evaluation");
+        assert_eq!(
+            e["location"],
+            serde_json::json!({"file": "t.yml", "line": 2, "column": null})
+        );
+        assert_eq!(e["frames"][1]["location"]["line"], 4);
+        assert_eq!(e["frames"][1]["function"], "<toplevel>");
+        assert!(json["stderr"].as_str().unwrap().starts_with("ytt: Error: "));
+        assert_eq!(json["text_files"], serde_json::json!([]));
+    }
+
+    #[test]
     fn requests_are_read_from_json() {
         let req: Request = serde_json::from_str(
             r#"{"files":[{"path":"a.yml","text":"a: 1"}],"output":"json","inspect":"data-values","schema_type":"json-schema"}"#,
         )
         .unwrap();
         assert_eq!(req.inspect, Inspect::DataValues);
-        assert_eq!(req.schema_type, SchemaType::JsonSchema);
+        assert_eq!(req.schema_type, SchemaFormat::JsonSchema);
         assert!(serde_json::from_str::<Request>(r#"{"bogus":1}"#).is_err());
     }
 }

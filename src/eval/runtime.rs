@@ -58,8 +58,8 @@ pub struct Runtime {
     pub budget: Option<super::budget::MemoryBudget>,
     /// `print()` output and warnings.
     pub messages: Messages,
-    /// Whether `@ytt:math`'s warning was given (once per run).
-    math_warned: std::cell::Cell<bool>,
+    /// The warnings given once per run so far (`@ytt:math`'s, through `module_api`).
+    warned: RefCell<Vec<String>>,
     /// Whether an `@assert/validate` annotation was made in this run: output documents
     /// can carry one only then, and are not walked for them otherwise.
     asserts: std::cell::Cell<bool>,
@@ -109,8 +109,10 @@ impl Runtime {
     }
 
     /// Gives `warning` the first time it is asked for in this run.
-    pub fn warn_math_once(&self, warning: &str) {
-        if !self.math_warned.replace(true) {
+    pub fn warn_once(&self, warning: &str) {
+        let mut warned = self.warned.borrow_mut();
+        if !warned.iter().any(|w| w == warning) {
+            warned.push(warning.to_owned());
             self.messages.line(warning);
         }
     }

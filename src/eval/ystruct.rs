@@ -47,7 +47,7 @@ impl<'v> YttStruct<'v> {
     }
 
     /// A struct of data values (see `Data`).
-    pub fn data_values(fields: SmallMap<String, Value<'v>>) -> Self {
+    pub(crate) fn data_values(fields: SmallMap<String, Value<'v>>) -> Self {
         YttStructGen {
             fields,
             data: Data(true),
@@ -57,7 +57,7 @@ impl<'v> YttStruct<'v> {
 
 impl FrozenYttStruct {
     /// A struct of data values built frozen (see `Data`).
-    pub fn frozen_data_values(fields: SmallMap<String, FrozenValue>) -> Self {
+    pub(crate) fn frozen_data_values(fields: SmallMap<String, FrozenValue>) -> Self {
         YttStructGen {
             fields,
             data: Data(true),

@@ -12,10 +12,10 @@ use starlark::environment::{FrozenModule, GlobalsBuilder, Module};
 
 use crate::eval::ymodule::YttModule;
 
-pub mod args;
+pub(crate) mod args;
 pub(crate) mod data;
 pub(crate) mod library;
-pub mod overlay;
+pub(crate) mod overlay;
 pub(crate) mod template;
 #[cfg(test)]
 mod testutil;
@@ -76,7 +76,7 @@ pub(crate) fn overlay_module() -> FrozenModule {
 
 /// A frozen module holding `name`: the members of the namespace `register` defines, as a
 /// module value (typed and printed as the reference's modules are).
-pub fn build_module(name: &str, register: Register) -> FrozenModule {
+pub(crate) fn build_module(name: &str, register: Register) -> FrozenModule {
     let globals = GlobalsBuilder::new().with(register).build();
     Module::with_temp_heap(|module| {
         module.frozen_heap().add_reference(globals.heap());

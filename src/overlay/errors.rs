@@ -84,11 +84,6 @@ impl OverlayError {
         self.within(frame)
     }
 
-    /// Where the innermost overlay node the error happened under is.
-    pub fn pos(&self) -> Option<&Pos> {
-        self.pos.as_ref()
-    }
-
     /// The error as a diagnostic reading `text` (the report of the step that applied the
     /// overlay), located with the run's file `names`.
     pub fn diagnostic(&self, names: &FileNames, text: String) -> Diagnostic {

@@ -31,7 +31,7 @@ pub use apply::{
     apply_doc_value, apply_docset, apply_node, apply_to_docsets, is_overlay_annotation,
 };
 pub use errors::{OverlayError, OverlayingError};
-pub use matching::{compare_subset, Matcher};
+pub use matching::Matcher;
 
 /// What the engine needs from the evaluator: annotation arguments are Starlark values
 /// (numbers, strings, matcher functions, `via=` lambdas) that only the evaluator can read

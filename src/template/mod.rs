@@ -3,7 +3,7 @@
 //! user's code, with a map from generated lines back to template lines.
 
 pub mod annotations;
-mod blocks;
+pub(crate) mod blocks;
 mod text;
 mod yaml;
 
@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use crate::yaml::{FileId, Node, Pos};
 
-pub use blocks::{BlockError, MAX_BLOCKS, MAX_NESTING};
+pub use blocks::BlockError;
 pub use text::compile_text;
 pub use yaml::{compile_yaml, document_annotations, is_templated, needs_no_evaluation};
 

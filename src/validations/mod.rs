@@ -13,8 +13,9 @@
 pub mod cel;
 mod cel_cost;
 mod cel_k8s;
-pub mod checks;
 pub mod formats;
+pub mod go_url;
+pub mod named;
 pub mod re2;
 mod report;
 pub mod rules;
@@ -37,7 +38,7 @@ use crate::eval::ystruct::YttStruct;
 use crate::template::annotations::{ASSERT_VALIDATE, SCHEMA_VALIDATION};
 use crate::yaml::{Annotation, Doc, DocSet, Meta, Node, Pos};
 pub use report::{Entry, Report, Subject};
-pub use rules::{Validation, Violation};
+pub use rules::Validation;
 
 /// Deepest node nesting validated (a clear error beyond, never a stack overflow).
 const MAX_DEPTH: usize = 2_000;

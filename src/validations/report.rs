@@ -69,10 +69,6 @@ impl Report {
         }
     }
 
-    pub fn has_errors(&self) -> bool {
-        !self.errors.is_empty()
-    }
-
     /// An error that stopped validation (a bad annotation, a failing `when=`), under this
     /// report's header.
     pub fn wrap(&self, e: anyhow::Error) -> anyhow::Error {

@@ -10,9 +10,8 @@ use starlark::environment::FrozenModule;
 use starlark::eval::Evaluator;
 use starlark::values::OwnedFrozenValue;
 
-use super::execution::{
-    library_outputs, library_values, LibraryInputs, Settings, ValuesStage, WithValues,
-};
+use super::execution::{library_outputs, Settings};
+use super::library_values::{library_values, LibraryInputs, ValuesStage, WithValues};
 use super::loader::{LibraryEval, Scope};
 use super::refs::{Envelope, Payload};
 use super::OutputContent;

@@ -12,7 +12,8 @@ use starlark::eval::FileLoader;
 use starlark::values::OwnedFrozenValue;
 
 use super::compile::{compile_file, Compiled};
-use super::execution::{library_values, with_host, LibraryInputs, Settings};
+use super::execution::{with_host, Settings};
+use super::library_values::{library_values, LibraryInputs};
 use super::refs::Envelope;
 use super::Run;
 use crate::diagnostic::{reword, Reword as _};

@@ -4,6 +4,7 @@
 mod compile;
 mod execution;
 mod libraries;
+mod library_values;
 mod loader;
 mod refs;
 pub mod values;
@@ -20,7 +21,8 @@ use crate::schema::Sources;
 use crate::template::CompileOptions;
 use crate::yaml::parser::AliasBudget;
 use crate::yaml::{Doc, DocSet, FileNames, Meta, Node};
-use execution::{LibraryInputs, Settings};
+use execution::Settings;
+use library_values::LibraryInputs;
 pub use values::CliValues;
 
 /// Options of one template run that shape evaluation (not output).
@@ -134,7 +136,7 @@ pub fn render(opts: RenderOptions, files: Vec<InputFile>) -> Result<Rendered, Di
 
 /// `run()` on a thread with [`RUN_STACK`], or here when no thread can be started. A panic
 /// of `run` propagates.
-fn on_run_stack<T: Send>(run: impl FnOnce() -> T + Send) -> T {
+pub(crate) fn on_run_stack<T: Send>(run: impl FnOnce() -> T + Send) -> T {
     let run = std::sync::Mutex::new(Some(run));
     let take = || run.lock().unwrap_or_else(|e| e.into_inner()).take();
     std::thread::scope(|s| {
@@ -191,7 +193,7 @@ fn run(mut opts: RenderOptions, files: Vec<InputFile>) -> anyhow::Result<Rendere
         with_values: Vec::new(),
     };
     let mut stage = execution::with_host(&rt, |host| {
-        execution::library_values(&rt, &library, inputs, settings, host)
+        library_values::library_values(&rt, &library, inputs, settings, host)
     })?;
     if opts.schema_inspect || opts.data_values_inspect {
         drop_aside(stage.take_parsed());

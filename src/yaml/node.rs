@@ -160,6 +160,7 @@ impl Pos {
 /// export, a report) holds. Displays as reports print positions: `file.yml:12`, the bare
 /// name for line 0, `(unknown)` for no file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Location {
     pub file: Option<Arc<str>>,
     /// 1-based; 0: the file as a whole.

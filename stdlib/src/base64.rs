@@ -11,8 +11,7 @@ use starlark::starlark_module;
 use starlark::values::tuple::UnpackTuple;
 use starlark::values::Value;
 
-use ytt::modules::args::check_positional;
-use ytt::modules::args::string_arg;
+use ytt::module_api::{check_positional, string_arg};
 
 pub fn register(builder: &mut GlobalsBuilder) {
     builder.namespace("base64", members);

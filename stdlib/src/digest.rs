@@ -9,7 +9,7 @@ use starlark::starlark_module;
 use starlark::values::tuple::UnpackTuple;
 use starlark::values::Value;
 
-use ytt::modules::args::{check_positional, string_arg};
+use ytt::module_api::{check_positional, string_arg};
 
 pub fn register_md5(builder: &mut GlobalsBuilder) {
     builder.namespace("md5", md5_members);

@@ -19,11 +19,12 @@
 //! # Ok::<(), ytt::Diagnostic>(())
 //! ```
 //!
-//! The engine provides `template`, `data`, `library` and `overlay` itself.
+//! The engine provides `template`, `data`, `library` and `overlay` itself. These modules
+//! are written with `ytt::module_api`, as any `@ytt:` module outside the engine is.
 
 use std::sync::OnceLock;
 
-use ytt::modules::{Modules, Register};
+use ytt::module_api::{Modules, Register};
 
 pub mod assert;
 mod base64;

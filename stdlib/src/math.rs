@@ -12,9 +12,7 @@ use starlark::values::float::StarlarkFloat;
 use starlark::values::tuple::UnpackTuple;
 use starlark::values::{UnpackValue, Value, ValueLike};
 
-use ytt::eval::runtime::runtime_of;
-use ytt::modules::args::check_positional;
-use ytt::typenames::starlark_go;
+use ytt::module_api::{check_positional, starlark_go};
 
 /// The reference prints it after an empty line.
 pub const WARNING: &str = "\nWarning: a function from the @ytt:math module is used in this \
@@ -29,10 +27,7 @@ pub fn register(builder: &mut GlobalsBuilder) {
 }
 
 fn warn_once(eval: &Evaluator) {
-    // outside a run (the module's unit tests) there is nobody to warn
-    if let Ok(rt) = runtime_of(eval) {
-        rt.warn_math_once(WARNING);
-    }
+    ytt::module_api::warn_once(eval, WARNING);
 }
 
 /// An int or float argument as f64; the reference's message names the function

@@ -1,6 +1,6 @@
 //! `@ytt:regexp`: `match(pattern, s)` and `replace(pattern, s, repl)` with Go RE2
 //! semantics: patterns are Go's, translated and refused as Go does by
-//! `ytt::validations::re2`.
+//! `ytt::module_api::go_regex`.
 
 use regex::Regex;
 use starlark::collections::SmallMap;
@@ -10,17 +10,15 @@ use starlark::starlark_module;
 use starlark::values::tuple::UnpackTuple;
 use starlark::values::Value;
 
-use ytt::modules::args::string_arg;
-use ytt::modules::args::{check_positional, is_function};
-use ytt::validations::re2;
+use ytt::module_api::{check_positional, go_regex, is_function, string_arg};
 
 pub fn register(builder: &mut GlobalsBuilder) {
     builder.namespace("regexp", members);
 }
 
-/// Compiles a Go pattern (`ytt::validations::re2`: Go's meaning, and Go's errors).
+/// Compiles a Go pattern (Go's meaning, and Go's errors).
 fn compile(pattern: &str) -> anyhow::Result<Regex> {
-    re2::compile(pattern).map_err(anyhow::Error::msg)
+    go_regex(pattern).map_err(anyhow::Error::msg)
 }
 
 #[starlark_module]
@@ -67,7 +65,7 @@ fn members(builder: &mut GlobalsBuilder) {
             let arg = eval.heap().alloc_str(m.as_str()).to_value();
             let r = eval
                 .eval_function(repl, &[arg], &[])
-                .map_err(|e| anyhow::anyhow!("{}", ytt::modules::args::error_message(&e)))?;
+                .map_err(|e| anyhow::anyhow!("{}", ytt::module_api::error_message(&e)))?;
             let Some(r) = r.unpack_str() else {
                 anyhow::bail!(
                     "{F}: expected replacement function to return a string, but was {}",

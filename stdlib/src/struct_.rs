@@ -19,11 +19,9 @@ use starlark::values::{
 };
 use starlark_derive::starlark_value;
 
-use ytt::eval::convert::{from_node, from_node_struct, to_node};
-use ytt::eval::runtime::names_of;
-use ytt::eval::ystruct::YttStruct;
-use ytt::modules::args::{check_positional, is_function};
-use ytt::typenames::starlark_go;
+use ytt::module_api::{
+    check_positional, from_node, from_node_struct, is_function, starlark_go, to_node, YttStruct,
+};
 
 pub fn register(builder: &mut GlobalsBuilder) {
     builder.namespace("struct", struct_members);
@@ -145,7 +143,7 @@ fn struct_members(builder: &mut GlobalsBuilder) {
         let f = "struct.encode";
         check_positional(f, &args.items, &kwargs, 1, 1)?;
         let node = to_node(args.items[0]).map_err(|e| anyhow!("{f}: {e}"))?;
-        from_node_struct(eval.heap(), &names_of(eval), &node).map_err(|e| anyhow!("{f}: {e}"))
+        from_node_struct(eval, &node).map_err(|e| anyhow!("{f}: {e}"))
     }
 
     /// Structs (recursively) → dicts.
@@ -236,7 +234,7 @@ mod frozen_tests {
     use starlark::eval::{Evaluator, FileLoader};
     use starlark::syntax::{AstModule, Dialect};
 
-    use ytt::modules::args::error_message;
+    use ytt::module_api::error_message;
 
     fn globals() -> starlark::environment::Globals {
         let mut b = GlobalsBuilder::standard();

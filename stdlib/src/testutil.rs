@@ -1,24 +1,18 @@
 //! Test helper: evaluates a Starlark snippet in which `load("@ytt:<name>", …)` resolves to
-//! this crate's modules and the engine's `overlay` (they are also available as globals).
+//! this crate's modules (they are also available as globals).
 
 use starlark::environment::{FrozenModule, GlobalsBuilder, Module};
 use starlark::eval::{Evaluator, FileLoader};
 use starlark::syntax::{AstModule, Dialect};
 
-use ytt::modules::args::error_message;
+use ytt::module_api::error_message;
 
 struct StdlibLoader;
 
 impl FileLoader for StdlibLoader {
     fn load(&self, path: &str) -> starlark::Result<FrozenModule> {
         path.strip_prefix("@ytt:")
-            .and_then(|name| match name {
-                "overlay" => Some(ytt::modules::build_module(
-                    name,
-                    ytt::modules::overlay::register,
-                )),
-                _ => crate::builtin_module(name),
-            })
+            .and_then(crate::builtin_module)
             .ok_or_else(|| {
                 starlark::Error::new_other(anyhow::anyhow!("cannot find module '{path}'"))
             })
@@ -47,7 +41,6 @@ pub fn eval(code: &str) -> String {
     for (_, register) in crate::registry() {
         builder = builder.with(*register);
     }
-    builder = builder.with(ytt::modules::overlay::register);
     let globals = builder.build();
     Module::with_temp_heap(|module| {
         module.frozen_heap().add_reference(globals.heap());

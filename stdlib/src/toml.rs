@@ -9,8 +9,7 @@ use starlark::starlark_module;
 use starlark::values::tuple::UnpackTuple;
 use starlark::values::{Heap, Value};
 
-use ytt::eval::convert::{from_node, to_node};
-use ytt::modules::args::bind_params;
+use ytt::module_api::{bind_params, from_node, to_node};
 use ytt::yaml::{Array, ArrayItem, Map, MapItem, Meta, Node, ThinVec};
 
 pub fn register(builder: &mut GlobalsBuilder) {

@@ -11,7 +11,7 @@ use starlark::values::none::NoneType;
 use starlark::values::tuple::UnpackTuple;
 use starlark::values::Value;
 
-use ytt::modules::args::check_positional;
+use ytt::module_api::check_positional;
 
 /// The ytt version this implementation stands for.
 pub const YTT_VERSION: &str = "0.50.0";

@@ -8,9 +8,7 @@ use starlark::starlark_module;
 use starlark::values::tuple::UnpackTuple;
 use starlark::values::{Heap, Value, ValueLike};
 
-use ytt::eval::convert::{from_node, to_node};
-use ytt::eval::fragment::{FragmentNode, YamlFragment};
-use ytt::modules::args::check_positional;
+use ytt::module_api::{check_positional, from_node, to_node, FragmentNode, YamlFragment};
 use ytt::yaml::parser::{parse, ParseOptions};
 use ytt::yaml::{FileId, Node};
 
@@ -142,7 +140,7 @@ mod more_tests {
 
     use super::encode_value;
     use crate::testutil::eval;
-    use ytt::eval::fragment::{FragmentNode, YamlFragment};
+    use ytt::module_api::{FragmentNode, YamlFragment};
     use ytt::yaml::{Doc, DocSet, Map, MapItem, Meta, Node};
 
     #[test]

@@ -2,12 +2,12 @@
 //! (`template` — also the root command —, `fmt`, `version`, `completion`).
 
 pub mod completion;
-pub mod data_values;
 pub mod errors;
 pub mod flags;
 pub mod fmt;
 pub mod options;
 pub mod output;
+pub mod reader;
 pub mod template;
 pub mod version;
 
@@ -17,7 +17,7 @@ use std::io::Write;
 use anyhow::{bail, Result};
 use clap::{CommandFactory, FromArgMatches};
 
-pub use options::{Options, OutputFormat, SchemaType};
+pub use options::Options;
 
 use flags::{Cli, Command};
 

@@ -11,9 +11,7 @@ mod platform;
 pub mod source;
 
 pub use platform::{path_of_text, text_of_os};
-pub use source::{
-    collect, find, find_named, read, read_stdin, read_unread, split_name, Found, SourceOptions,
-};
+pub use source::{collect, find, find_named, read, read_stdin, split_name, Found, SourceOptions};
 
 /// Formats an I/O error the way Go's `os` package does (`stat x: no such file or directory`).
 pub(crate) fn go_io_error(op: &str, path: &str, err: &std::io::Error) -> String {

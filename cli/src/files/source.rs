@@ -10,9 +10,9 @@
 //!   files, anything else (a socket, a device) is refused;
 //! - a regular file is read at once; anything else (a named pipe, what an allowed link
 //!   leads to) is read only when its contents are needed, as the reference opens it: a
-//!   `-f` file when it is a template ([`read_unread`]), a data values file always. What
-//!   is read is a regular file or a named pipe, never a device, and at most
-//!   [`MAX_INPUT_BYTES`].
+//!   `-f` file when it is a template (the run asks for it: `cmd::reader`), a data values
+//!   file always. What is read is a regular file or a named pipe, never a device, and at
+//!   most [`MAX_INPUT_BYTES`].
 //!
 //! Paths are text: bytes that are not UTF-8 (a file name, an argument) are carried
 //! (`ytt::bytestr`) and turned back into the bytes they stand for on disk.
@@ -27,7 +27,7 @@ use super::outdir::go_clean;
 use super::{go_io_error, platform};
 use ytt::diagnostic::indent;
 pub use ytt::files::SourceFile;
-use ytt::files::{FileKind, InputFile, Unread};
+use ytt::files::Unread;
 
 /// The name standard input gets when no `name=-` is given.
 pub const STDIN_NAME: &str = "stdin.yml";
@@ -225,17 +225,6 @@ pub fn read(path: &str) -> Result<Vec<u8>> {
         bail!("Expected file '{path}' to be a regular file, but was not");
     }
     read_limited(f, path, meta.len()).map_err(|e| anyhow!("Reading file '{path}': {e:#}"))
-}
-
-/// Reads the files found unread whose contents the run needs: those that are templates
-/// (by kind, after file marks). A data file stays unread (`data.read()` of it fails).
-pub fn read_unread(files: &mut [InputFile]) -> Result<()> {
-    for f in files.iter_mut().filter(|f| f.kind != FileKind::Data) {
-        if let Some(unread) = f.unread.take() {
-            f.data = read(&unread.path)?.into();
-        }
-    }
-    Ok(())
 }
 
 /// Collects the files named by `-f` arguments, in command-line order (each directory's

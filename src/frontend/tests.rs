@@ -1,0 +1,317 @@
+use std::sync::{Arc, Mutex};
+
+use super::*;
+use crate::diagnostic::Kind;
+use crate::workspace::OutputContent;
+use crate::yaml::Node;
+
+fn request(files: &[(&str, &str)]) -> Request {
+    Request {
+        files: (files.iter())
+            .map(|(path, text)| SourceFile::new(*path, text.as_bytes().to_vec()))
+            .collect(),
+        ..Request::default()
+    }
+}
+
+fn stdout(output: Output) -> String {
+    output.into_stdout().text().expect("writes")
+}
+
+const SCHEMA: &str = "#@data/values-schema\n---\n#@schema/validation min=1\nreplicas: 1\n";
+const VALUES: &str = "#@data/values\n---\nreplicas: 2\n";
+const TEMPLATE: &str = "#@ load(\"@ytt:data\", \"data\")\nr: #@ data.values.replicas\n";
+
+#[test]
+fn a_render_gives_the_output_files_and_stdout_their_documents() {
+    let req = request(&[
+        ("t.yml", TEMPLATE),
+        ("r.txt", "(@= str(1 + 1) @)\n"),
+        ("values.yml", VALUES),
+    ]);
+    let output = run(req, Host::default()).expect("renders");
+    let paths: Vec<&str> = output.files.iter().map(|f| f.rel_path.as_str()).collect();
+    assert_eq!(paths, ["t.yml", "r.txt"]);
+    assert!(matches!(output.files[1].content, OutputContent::Text(_)));
+    let out = output.into_stdout();
+    assert_eq!(out.text().unwrap(), "r: 2\n");
+    assert_eq!(out.text_outputs, [("r.txt".to_owned(), "2\n".to_owned())]);
+}
+
+#[test]
+fn documents_are_written_in_the_requested_format() {
+    let files = [("a.yml", "a: 1\n---\nb: [x]\n")];
+    let text = |format| {
+        let req = Request {
+            format,
+            ..request(&files)
+        };
+        stdout(run(req, Host::default()).unwrap())
+    };
+    assert_eq!(text(Format::Yaml), "a: 1\n---\nb:\n- x\n");
+    assert_eq!(text(Format::Json), r#"{"a":1}{"b":["x"]}"#);
+    assert!(
+        text(Format::Pos).contains("a.yml:1"),
+        "{}",
+        text(Format::Pos)
+    );
+}
+
+#[test]
+fn files_inspection_lists_the_accessible_files_and_reads_nothing() {
+    let mut req = request(&[
+        ("b.yml", "b: 1\n"),
+        ("_ytt_lib/lib/x.yml", "x: 1\n"),
+        ("a.yml", "a: 1\n"),
+    ]);
+    req.mode = Mode::Files;
+    // neither the flags nor the unread file are looked at
+    req.data_values.strings = vec!["no-value".into()];
+    req.files[0].unread = Some(Unread {
+        path: "/nowhere".into(),
+        error: "cannot".into(),
+    });
+    let output = run(req, Host::default()).expect("lists");
+    let files = output.accessible_files.clone().unwrap();
+    assert_eq!(files, ["b.yml", "a.yml"]);
+    assert_eq!(stdout(output), "- b.yml\n- a.yml\n");
+}
+
+#[test]
+fn data_values_inspection_gives_the_values_where_they_came_from() {
+    let mut req = request(&[
+        ("schema.yml", SCHEMA),
+        ("values.yml", VALUES),
+        ("t.yml", TEMPLATE),
+    ]);
+    req.mode = Mode::DataValues;
+    let output = run(req, Host::default()).expect("inspects");
+    assert!(output.files.is_empty());
+    let Some(Node::Map(values)) = &output.data_values else {
+        panic!("{:?}", output.data_values)
+    };
+    let item = &values.items[0];
+    assert_eq!(output.names.describe(&item.meta.pos), "values.yml:3");
+    assert_eq!(stdout(output), "replicas: 2\n");
+}
+
+#[test]
+fn schema_inspection_exports_in_each_format() {
+    let files = [("schema.yml", SCHEMA), ("t.yml", TEMPLATE)];
+    let export = |schema, format| {
+        let req = Request {
+            mode: Mode::Schema(schema),
+            format,
+            ..request(&files)
+        };
+        run(req, Host::default())
+    };
+    let openapi = stdout(export(SchemaFormat::OpenApiV3, Format::Yaml).unwrap());
+    assert!(openapi.starts_with("openapi: 3.0.0\n"), "{openapi}");
+    assert!(openapi.contains("minimum: 1"), "{openapi}");
+    let json = stdout(export(SchemaFormat::JsonSchema, Format::Json).unwrap());
+    assert!(json.starts_with(r#"{"$schema":"#), "{json}");
+    let page = export(SchemaFormat::Markdown, Format::Yaml).unwrap();
+    assert!(matches!(page.schema, Some(Export::Page(_))));
+    assert!(stdout(page).contains("replicas"));
+}
+
+#[test]
+fn markdown_cannot_be_combined_with_a_document_format() {
+    for format in [Format::Json, Format::Pos] {
+        let req = Request {
+            mode: Mode::Schema(SchemaFormat::Markdown),
+            format,
+            ..request(&[("schema.yml", SCHEMA)])
+        };
+        let e = run(req, Host::default()).unwrap_err();
+        assert_eq!(
+            e.text(),
+            "Output type 'markdown' cannot be combined with a document format (json, pos)"
+        );
+        assert_eq!(e.kind(), Kind::Other);
+    }
+}
+
+#[test]
+fn a_rule_the_export_cannot_carry_is_a_warning() {
+    let schema =
+        "#@data/values-schema\n---\n#@schema/validation (\"big\", lambda v: v > 1)\nreplicas: 2\n";
+    let req = Request {
+        mode: Mode::Schema(SchemaFormat::OpenApiV3),
+        ..request(&[("schema.yml", schema)])
+    };
+    let output = run(req, Host::default()).unwrap();
+    assert_eq!(
+        output.warnings,
+        ["Warning: not exported: replicas: big (by: schema.yml:3)"]
+    );
+}
+
+#[test]
+fn no_files_render_nothing_but_flags_are_still_read() {
+    let output = run(Request::default(), Host::default()).expect("nothing to do");
+    assert!(output.files.is_empty());
+    assert_eq!(stdout(output), "");
+    let mut req = Request::default();
+    req.data_values.strings = vec!["no-value".into()];
+    let e = run(req, Host::default()).unwrap_err();
+    assert!(
+        e.text().contains("Expected format key=value"),
+        "{}",
+        e.text()
+    );
+}
+
+/// A reader of files and variables held in memory, which notes what it was asked.
+#[derive(Default)]
+struct Fake {
+    files: Vec<(&'static str, &'static str)>,
+    env: Vec<(&'static str, &'static str)>,
+    asked: Mutex<Vec<String>>,
+}
+
+impl Fake {
+    fn file(&self, path: &str) -> Result<Vec<u8>> {
+        self.asked.lock().unwrap().push(path.to_owned());
+        let found = self.files.iter().find(|(p, _)| *p == path);
+        found
+            .map(|(_, text)| text.as_bytes().to_vec())
+            .ok_or_else(|| anyhow!("no file '{path}'"))
+    }
+}
+
+impl Reader for Fake {
+    fn unread(&self, file: &Unread) -> Result<Vec<u8>> {
+        self.file(&file.path)
+    }
+
+    fn values_files(&self, arg: &str) -> Result<Vec<(String, Vec<u8>)>> {
+        Ok(vec![(arg.to_owned(), self.file(arg)?)])
+    }
+
+    fn value_file(&self, path: &str) -> Result<Vec<u8>> {
+        self.file(path)
+    }
+
+    fn env_vars(&self) -> Vec<(String, String)> {
+        (self.env.iter())
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+}
+
+#[test]
+fn data_value_flags_apply_by_kind_in_precedence_order() {
+    let reader = Fake {
+        files: vec![("vals.yml", "a: file\nb: file\n"), ("b.txt", "from b.txt")],
+        env: vec![
+            ("APP_c", "env"),
+            ("APP_b", "env"),
+            ("OTHER_a", "other"),
+            ("Y_d", "[1, 2]"),
+        ],
+        ..Fake::default()
+    };
+    let values = "#@data/values\n---\na: \"\"\nb: \"\"\nc: \"\"\nd: []\n";
+    let mut req = request(&[("values.yml", values)]);
+    req.mode = Mode::DataValues;
+    // given in the reverse of their precedence: each kind overrides the one before
+    req.data_values = DataValueFlags {
+        value_files: vec!["b=b.txt".into()],
+        yamls: vec!["c=yaml".into()],
+        strings: vec!["a=string".into(), "c=string".into()],
+        env_yaml: vec!["Y".into()],
+        env: vec!["APP".into()],
+        files: vec!["vals.yml".into()],
+    };
+    let host = Host {
+        reader: &reader,
+        ..Host::default()
+    };
+    let out = stdout(run(req, host).expect("inspects"));
+    assert_eq!(out, "a: string\nb: from b.txt\nc: yaml\nd:\n- 1\n- 2\n");
+    assert_eq!(*reader.asked.lock().unwrap(), ["vals.yml", "b.txt"]);
+}
+
+#[test]
+fn what_cannot_be_read_is_an_error_of_its_flag() {
+    let reader = Fake::default();
+    let host = || Host {
+        reader: &reader,
+        ..Host::default()
+    };
+    let mut req = request(&[("t.yml", "a: 1\n")]);
+    req.data_values.files = vec!["missing.yml".into()];
+    let e = run(req, host()).unwrap_err();
+    assert_eq!(
+        e.text(),
+        "Extracting data value from file:\n  no file 'missing.yml'"
+    );
+    // a playground reads nothing outside its requests
+    let mut req = request(&[("t.yml", "a: 1\n")]);
+    req.data_values.value_files = vec!["a=x.txt".into()];
+    let e = run(req, Host::default()).unwrap_err();
+    assert_eq!(
+        e.text(),
+        "Extracting data value from file:\n  Reading file 'x.txt': there are no files outside the request"
+    );
+}
+
+#[test]
+fn templates_found_unread_are_read_and_data_files_are_not() {
+    let reader = Fake {
+        files: vec![("/pipe", "a: 1\n")],
+        ..Fake::default()
+    };
+    let mut req = request(&[("t.yml", ""), ("d.txt", "")]);
+    for (f, path) in req.files.iter_mut().zip(["/pipe", "/data"]) {
+        f.unread = Some(Unread {
+            path: path.into(),
+            error: "unread".into(),
+        });
+    }
+    req.file_marks = vec!["d.txt:type=data".into()];
+    let host = Host {
+        reader: &reader,
+        ..Host::default()
+    };
+    assert_eq!(stdout(run(req, host).unwrap()), "a: 1\n");
+    assert_eq!(*reader.asked.lock().unwrap(), ["/pipe"]);
+}
+
+#[test]
+fn messages_go_to_the_host_as_they_happen() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let sink = seen.clone();
+    let host = Host {
+        messages: Messages::new(move |b| sink.lock().unwrap().extend_from_slice(b)),
+        ..Host::default()
+    };
+    let req = request(&[("t.yml", "#@ print(\"hi\")\na: 1\n")]);
+    assert_eq!(stdout(run(req, host).unwrap()), "a: 1\n");
+    assert_eq!(*seen.lock().unwrap(), b"hi\n");
+}
+
+#[cfg(feature = "serde")]
+#[test]
+fn a_failure_serialises_with_its_kind_location_and_frames() {
+    let req = request(&[(
+        "t.yml",
+        "#@ def f():\n#@   return 1 + \"a\"\n#@ end\na: #@ f()\n",
+    )]);
+    let e = run(req, Host::default()).unwrap_err();
+    let json = serde_json::to_value(&e).unwrap();
+    assert_eq!(json["kind"], "evaluation");
+    assert_eq!(
+        json["location"],
+        serde_json::json!({"file": "t.yml", "line": 2, "column": null})
+    );
+    assert_eq!(json["text"], e.text());
+    let frames = json["frames"].as_array().unwrap();
+    assert_eq!(frames[0]["function"], "f");
+    assert_eq!(frames[1]["location"]["line"], 4);
+    assert_eq!(json["violations"], serde_json::json!([]));
+    let back: Diagnostic = serde_json::from_value(json).unwrap();
+    assert_eq!(back, e);
+}
