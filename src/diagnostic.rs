@@ -12,7 +12,6 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::overlay::OverlayingError;
 use crate::yaml::Location;
 
 /// The step of the pipeline a failure comes from.
@@ -146,20 +145,13 @@ impl Diagnostic {
         Diagnostic { text, ..self }
     }
 
-    /// The diagnostic `e` carries, innermost first: a diagnostic, or an error of a step
-    /// that words its report itself (an overlay's, which a library's error quotes on one
-    /// line).
+    /// The diagnostic `e` carries, innermost first: a diagnostic, alone or with the form a
+    /// library's error quotes it in ([`Quotable`]).
     pub(crate) fn of(e: &anyhow::Error) -> Option<Diagnostic> {
         e.chain().find_map(|c| {
-            if let Some(d) = c.downcast_ref::<Diagnostic>() {
-                return Some(d.clone());
-            }
-            let o = c.downcast_ref::<OverlayingError>()?;
-            let d = Diagnostic::new(Kind::Overlay, o.to_string());
-            Some(match &o.location {
-                Some(l) => d.at(l.clone()),
-                None => d,
-            })
+            (c.downcast_ref::<Diagnostic>())
+                .or_else(|| Some(&c.downcast_ref::<Quotable>()?.diagnostic))
+                .cloned()
         })
     }
 
@@ -182,6 +174,23 @@ impl fmt::Display for Diagnostic {
 }
 
 impl std::error::Error for Diagnostic {}
+
+/// A diagnostic whose report a library's error quotes on one line, in words of its own
+/// (an overlay's: one node per line on its own, `Document on line f.yml:4: Map item
+/// (key 'a') on line f.yml:5: msg` quoted). Its text is the diagnostic's.
+#[derive(Debug)]
+pub(crate) struct Quotable {
+    pub diagnostic: Diagnostic,
+    pub one_line: String,
+}
+
+impl fmt::Display for Quotable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.diagnostic.fmt(f)
+    }
+}
+
+impl std::error::Error for Quotable {}
 
 /// `text` with every line indented by `n` spaces: how a step nests the report of the
 /// step below it in its own.

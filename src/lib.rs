@@ -31,8 +31,8 @@
 
 pub use diagnostic::{Diagnostic, Kind};
 pub use eval::budget::MemoryBudget;
-pub use eval::runtime::Messages;
 pub use files::InputFile;
+pub use messages::Messages;
 pub use modules::Modules;
 pub use workspace::{render, OutputContent, OutputFile, RenderOptions, Rendered};
 
@@ -41,6 +41,7 @@ pub mod diagnostic;
 pub mod files;
 pub mod fmt;
 pub mod frontend;
+mod messages;
 pub mod module_api;
 pub mod modules;
 pub mod schema;
@@ -60,7 +61,7 @@ mod validations;
 /// engine.
 #[cfg(feature = "unstable-internals")]
 pub mod unstable {
-    pub use crate::eval::exec::dialect;
+    pub use crate::eval::globals::dialect;
     pub use crate::template::blocks::{MAX_BLOCKS, MAX_NESTING};
     pub use crate::template::{compile_starlark, compile_text, compile_yaml, CompileOptions};
 
@@ -69,3 +70,6 @@ pub mod unstable {
         pub use crate::validations::cel::{compile, evaluate};
     }
 }
+
+#[cfg(test)]
+mod layers_tests;

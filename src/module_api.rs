@@ -19,8 +19,9 @@
 //! - Fragments ([`YamlFragment`], [`FragmentNode`]) and structs ([`YttStruct`],
 //!   [`struct_fields`]), as templates and `@ytt:data` make them.
 //! - The run: [`call_catching`] (a call whose failure is caught), [`warn_once`].
-//! - Validation: [`validate_value`], [`validate_fragment`] → [`Violations`]; the checks of
-//!   the named rules ([`checks`]); [`go_regex`] (Go's regular expressions).
+//! - Validation: [`validate_value`], [`validate_fragment`] → [`Violations`]; the named
+//!   rules' definitions ([`rules`]); [`go_regex`] (Go's regular expressions); Go's URLs
+//!   ([`url`]).
 //! - The reference's words: [`starlark_go`] (Go type names), [`go_str`] (`str()`),
 //!   [`LambdaError`] (a failure the reference reports from a lambda).
 //!
@@ -203,13 +204,16 @@ impl Violations {
     }
 }
 
-/// The checks of the named validation rules that this project adds (`len`,
-/// `starts_with`, `format`, …) on nodes, for modules that check values as the rules do
-/// (`@ytt:assert`'s assertion objects): each returns the `found:` text of a failure.
-pub mod checks {
-    pub use crate::validations::checks::{
-        contains, ends_with, format, len_eq, matches, multiple_of, parity, starts_with, Number,
-        Outcome,
-    };
-    pub use crate::validations::formats::{Format, NAMES as FORMAT_NAMES};
+/// The named validation rules (`min=`, `len=`, `format=`, …), one definition each, for
+/// modules that offer them as functions (`@ytt:assert`'s `assert.len(3)`): a rule is found
+/// by name ([`rules::Def::find`]), reads its argument as the keyword does
+/// ([`rules::Def::parse`]) and checks a node ([`rules::NamedRule::check`]).
+pub mod rules {
+    pub use crate::validations::named::{Assert, Cx, Def, NamedRule, RULES};
+}
+
+/// Go's `net/url` (parsing, escaping, queries), as `cel=`'s `url()` reads URLs too; for a
+/// module that reads URLs as the reference's `@ytt:url` does.
+pub mod url {
+    pub use crate::validations::go_url::*;
 }

@@ -1,13 +1,14 @@
 //! The type names the reference prints in its messages. It has five vocabularies, each
-//! used by its own messages, and they are kept here side by side so that none is written
-//! twice and a message picks its vocabulary by name:
+//! used by its own messages, and they are listed here side by side so that none is
+//! written twice and a message picks its vocabulary by name (a node's own, the one the
+//! YAML layer uses too, is the node's method):
 //!
 //! | function | names | the reference's messages |
 //! |---|---|---|
 //! | [`starlark_go`] | `starlark.String`, `*starlark.Dict`, … | Starlark arguments of the wrong type (`assert`, `struct`, `overlay`) |
 //! | [`converted_go`] | `int64`, `*orderedmap.Map`, … | a value converted for YAML that does not fit where it is set |
 //! | [`node_go`] | `string`, `*yamlmeta.Map`, … | overlay matchers comparing nodes |
-//! | [`node`] (also `Node::type_name`) | `integer`, `map`, … | YAML nodes: schemas, overlays, `assert.valid_*` |
+//! | [`Node::type_name`] (beside the node, in `yaml`) | `integer`, `map`, … | YAML nodes: schemas, overlays, `assert.valid_*` |
 //! | [`rule`] | `int`, `map`, … | named validation rules (`min_len`, `one_of`, …) |
 
 use starlark::values::Value;
@@ -60,19 +61,6 @@ pub fn node_go(n: &Node) -> &'static str {
     }
 }
 
-/// A YAML node's type (`integer`, `map`, …).
-pub fn node(n: &Node) -> &'static str {
-    match n {
-        Node::Null => "null",
-        Node::Bool(_) => "boolean",
-        Node::Int(_) => "integer",
-        Node::Float(_) => "float",
-        Node::Str(_) => "string",
-        Node::Map(_) => "map",
-        Node::Array(_) => "array",
-    }
-}
-
 /// A node's type in the failures of named validation rules (`int`, `map`, …).
 pub fn rule(n: &Node) -> &'static str {
     match n {
@@ -94,15 +82,18 @@ mod tests {
     fn node_vocabularies_differ_where_the_reference_does() {
         let int = Node::Int(1.into());
         assert_eq!(
-            (node_go(&int), node(&int), rule(&int)),
+            (node_go(&int), int.type_name(), rule(&int)),
             ("int", "integer", "int")
         );
         let map = Node::Map(Default::default());
         assert_eq!(
-            (node_go(&map), node(&map), rule(&map)),
+            (node_go(&map), map.type_name(), rule(&map)),
             ("*yamlmeta.Map", "map", "map")
         );
-        assert_eq!((node_go(&Node::Null), node(&Node::Null)), ("<nil>", "null"));
+        assert_eq!(
+            (node_go(&Node::Null), Node::Null.type_name()),
+            ("<nil>", "null")
+        );
         assert_eq!(Node::Bool(true).type_name(), "boolean");
     }
 }

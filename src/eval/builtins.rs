@@ -1,7 +1,7 @@
 //! Starlark builtins that behave as the reference's do where starlark-rust's differ:
 //! `str` prints floats as Go does, `dict` takes a struct as a mapping, `zip` and `int`
 //! check their arguments with the reference's words. They replace the standard ones in
-//! every template's globals (`exec::globals`).
+//! every template's globals (`globals::globals`).
 
 use anyhow::{anyhow, bail};
 use starlark::collections::SmallMap;

@@ -7,15 +7,14 @@
 //!       tpl.yml:5 |     int: #@ 123 + "124"
 //! ```
 
-use starlark::environment::FrozenModule;
-use starlark::syntax::ast::Visibility;
 use starlark::syntax::ast::{AstNoPayload, AstStmt, DefP, ParameterP, StmtP};
 use starlark::syntax::AstModule;
 use starlark::ErrorKind;
 
-use super::exec::dialect;
+use super::globals::dialect;
 use super::runtime::Runtime;
-use super::wording::{kind_message, message_text, nearest, with_callee};
+use super::suggest::not_found;
+use super::wording::{kind_message, message_text, with_callee};
 use crate::diagnostic::{Diagnostic, Frame, Kind};
 use crate::overlay::OverlayError;
 use crate::template::{BlockError, CompiledTemplate};
@@ -190,26 +189,6 @@ fn missing_symbol(message: &str) -> Option<&str> {
         .strip_prefix("Module has no symbol `")
         .or_else(|| message.strip_prefix("Module symbol `"))?;
     name.split('`').next()
-}
-
-/// A name a loaded module does not export, in the reference's words (the module as the
-/// `load` names it), with the exported name it suggests instead.
-pub fn not_found(name: &str, module: &str, exported: &[String]) -> String {
-    match nearest(name, exported.iter().map(String::as_str)) {
-        Some(s) => format!("load: name {name} not found in module {module} (did you mean {s}?)"),
-        None => format!("load: name {name} not found in module {module}"),
-    }
-}
-
-/// The names a module exports (defined at its top level, not starting with `_`), sorted.
-pub fn exported_names(m: &FrozenModule) -> Vec<String> {
-    let mut names: Vec<String> = (m.names())
-        .map(|n| n.as_str().to_owned())
-        .filter(|n| !n.starts_with('_'))
-        .filter(|n| matches!(m.get_any_visibility(n), Ok((_, Visibility::Public))))
-        .collect();
-    names.sort();
-    names
 }
 
 /// The module path of the top-level `load` statement an error is on.
@@ -405,7 +384,7 @@ fn dedup_native(mut levels: Vec<Level>) -> Vec<Level> {
 
 #[cfg(test)]
 mod tests {
-    use super::{missing_symbol, not_found};
+    use super::missing_symbol;
 
     #[test]
     fn names_a_module_does_not_export() {
@@ -417,26 +396,5 @@ mod tests {
             assert_eq!(missing_symbol(m), Some("x"), "{m}");
         }
         assert_eq!(missing_symbol("Variable `x` not found"), None);
-        assert_eq!(
-            not_found("x", "lib/a.star", &[]),
-            "load: name x not found in module lib/a.star"
-        );
-        // the nearest exported name, case and underscores ignored; the first of equals
-        let exported = ["Abx", "abc", "abd", "upstream", "upstream_x"].map(String::from);
-        for (name, hint) in [
-            ("abx", "Abx"),
-            ("upstreams", "upstream"),
-            ("UPSTREAM_", "upstream"),
-            ("upstream_xx", "upstream_x"),
-        ] {
-            assert_eq!(
-                not_found(name, "m", &exported),
-                format!("load: name {name} not found in module m (did you mean {hint}?)")
-            );
-        }
-        assert_eq!(
-            not_found("zzz", "m", &exported),
-            "load: name zzz not found in module m"
-        );
     }
 }

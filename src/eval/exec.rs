@@ -2,45 +2,22 @@
 
 use std::collections::HashMap;
 
-use starlark::environment::{FrozenModule, Globals, GlobalsBuilder, LibraryExtension, Module};
+use starlark::environment::{FrozenModule, Globals, Module};
 use starlark::eval::{Evaluator, FileLoader};
-use starlark::syntax::{AstModule, Dialect};
+use starlark::syntax::AstModule;
 use starlark::typing::AstModuleTypecheck;
 use starlark::values::list::{AllocList, ListRef};
 use starlark::PrintHandler;
 
-use super::builtins::builtins;
-use super::error::{
-    error_diagnostic, exported_names, format_error, format_static, module_error_diagnostic,
-};
-use super::runtime::{instructions, Extra, RootOutput, Runtime};
+use super::contexts::RootOutput;
+use super::error::{error_diagnostic, format_error, format_static, module_error_diagnostic};
+use super::globals::dialect;
+use super::runtime::{Extra, Runtime};
+use super::suggest::exported_names;
 use super::wording::message_text;
 use crate::diagnostic::{Diagnostic, Kind};
 use crate::template::{instr, CompiledTemplate};
 use crate::yaml::Pos;
-
-/// ytt's Starlark: top-level statements, keyword-only arguments, loaded names stay local.
-pub fn dialect() -> Dialect {
-    Dialect {
-        enable_top_level_stmt: true,
-        enable_keyword_only_arguments: true,
-        enable_load_reexport: false,
-        enable_f_strings: false,
-        ..Dialect::Standard
-    }
-}
-
-/// The globals every template sees: Starlark's builtins (with `set` and `print`) and the
-/// instruction functions. Built once.
-pub fn globals() -> &'static Globals {
-    static GLOBALS: std::sync::OnceLock<Globals> = std::sync::OnceLock::new();
-    GLOBALS.get_or_init(|| {
-        GlobalsBuilder::extended_by(&[LibraryExtension::SetType, LibraryExtension::Print])
-            .with(instructions)
-            .with(builtins)
-            .build()
-    })
-}
 
 /// `print()` goes to the run's messages (the command line: stderr, as in the reference).
 struct RunPrint<'a>(&'a Runtime);
@@ -164,27 +141,4 @@ pub fn with_evaluator<R>(rt: &Runtime, f: impl FnOnce(&mut Evaluator) -> R) -> R
     });
     rt.end_module(serial, values);
     result
-}
-
-#[cfg(test)]
-mod tests {
-    use starlark::docs::DocItem;
-
-    /// `starlark_derive` is patched (vendor/starlark_derive/PATCHES.md) so that builtins
-    /// carry no docstrings: parsing them cost every templated run about 14 M
-    /// instructions. A build with upstream's macro would bring that back without a sign.
-    #[test]
-    fn builtins_carry_no_docstrings() {
-        let docs = super::globals().documentation();
-        assert!(docs.members.len() > 20, "{} builtins", docs.members.len());
-        for (name, item) in &docs.members {
-            assert!(item.get_doc_string().is_none(), "`{name}` has a docstring");
-            if let DocItem::Type(t) = item {
-                for (method, m) in &t.members {
-                    let m = DocItem::Member(m.clone());
-                    assert!(m.get_doc_string().is_none(), "`{name}.{method}` has one");
-                }
-            }
-        }
-    }
 }

@@ -1,5 +1,6 @@
-//! `template.replace(v)`: the node being built where it is called is replaced, there
-//! and then, by `v`'s items — a map item by a map's items, an array item by an array's,
+//! What `template.replace(v)` (`@ytt:template`, in `modules`) does to the node being
+//! built: the node being built where it is called is replaced, there and then, by `v`'s
+//! items — a map item by a map's items, an array item by an array's,
 //! a document by documents — and the call returns a `noop` value.
 //!
 //! The node is the template's current one: the last node started, in the innermost node
@@ -13,9 +14,6 @@
 use allocative::Allocative;
 use anyhow::bail;
 use starlark::any::ProvidesStaticType;
-use starlark::environment::GlobalsBuilder;
-use starlark::eval::Evaluator;
-use starlark::starlark_module;
 use starlark::starlark_simple_value;
 use starlark::values::{NoSerialize, StarlarkPagable, StarlarkValue, Value, ValueLike};
 use starlark_derive::starlark_value;
@@ -23,7 +21,6 @@ use std::fmt;
 
 use super::convert::to_node;
 use super::fragment::{FragmentNode, YamlFragment};
-use super::runtime::runtime_of;
 use crate::template::TKind;
 use crate::yaml::Node;
 
@@ -86,7 +83,7 @@ impl Given {
             Node::Map(_) => Given::Dict,
             Node::Array(_) => Given::List,
             Node::Null => Given::Null,
-            scalar => Given::Scalar(crate::typenames::node(scalar)),
+            scalar => Given::Scalar(scalar.type_name()),
         }
     }
 
@@ -105,6 +102,13 @@ impl Given {
 }
 
 impl Replacement {
+    /// What `value` (given to `template.replace`) replaces a node by.
+    pub fn of(value: Value) -> anyhow::Result<Replacement> {
+        let node = to_node(value)?;
+        let given = Given::of(value, &node);
+        Ok(Replacement { node, given })
+    }
+
     /// Items from YAML may not repeat keys already in the map; items from a dict
     /// silently replace them.
     pub(super) fn of_fragment(&self) -> bool {
@@ -144,23 +148,4 @@ impl Replacement {
         }
         Ok(())
     }
-}
-
-/// `@ytt:template`.
-#[starlark_module]
-pub fn template_module(builder: &mut GlobalsBuilder) {
-    fn replace<'v>(value: Value<'v>, eval: &mut Evaluator<'v, '_, '_>) -> anyhow::Result<Noop> {
-        let node = to_node(value)?;
-        let given = Given::of(value, &node);
-        // the template the call is written in
-        let template = eval
-            .call_stack_top_location()
-            .and_then(|span| span.filename().parse::<u32>().ok());
-        runtime_of(eval)?.replace_current(template, Replacement { node, given })?;
-        Ok(Noop)
-    }
-}
-
-pub fn register_template(builder: &mut GlobalsBuilder) {
-    builder.namespace("template", template_module);
 }

@@ -5,6 +5,9 @@
 
 use starlark::ErrorKind;
 
+use super::globals::globals;
+use super::suggest::nearest;
+
 /// An error's message in the reference's words, without positions.
 pub fn message_text(e: &starlark::Error) -> String {
     let message = kind_message(e.kind());
@@ -256,50 +259,10 @@ pub(super) fn kind_message(kind: &ErrorKind) -> String {
     }
 }
 
-/// The candidate the reference suggests for a misspelled name (`did you mean x?`): the
-/// one fewest edits away, case and underscores ignored, and fewer edits than half the
-/// name's length (so a one-letter name gets no suggestion); the first of equals, in the
-/// order given (the reference's candidate lists are sorted).
-pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let fold = |s: &str| -> Vec<char> {
-        s.chars()
-            .filter(|&c| c != '_')
-            .flat_map(char::to_lowercase)
-            .collect()
-    };
-    let name = fold(name);
-    let mut best = None;
-    let mut best_distance = name.len().div_ceil(2);
-    for c in candidates {
-        let d = edits(&name, &fold(c));
-        if d < best_distance {
-            best_distance = d;
-            best = Some(c);
-        }
-    }
-    best
-}
-
-/// The Levenshtein distance of two names, computed one row at a time.
-fn edits(a: &[char], b: &[char]) -> usize {
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
-}
-
 /// Names the reference never suggests: it looks for similar names among the template's
 /// own (locals, globals, loaded names), not among the builtins.
 fn is_builtin(name: &str) -> bool {
-    matches!(name, "None" | "True" | "False")
-        || super::exec::globals().iter().any(|(n, _)| n == name)
+    matches!(name, "None" | "True" | "False") || globals().iter().any(|(n, _)| n == name)
 }
 
 /// starlark-rust's parse errors, `Parse error: unexpected TOKEN, expected WHAT`, in the
@@ -554,7 +517,7 @@ fn clean_message(msg: &str) -> String {
 mod tests {
     use super::{
         arity_message, builtin_message, clean_message, comparison_operator, is_dotted_name,
-        is_method, nearest, parse_message,
+        is_method, parse_message,
     };
 
     #[test]
@@ -650,8 +613,6 @@ mod tests {
             clean_message("Variable `a` not found, did you mean `x`?"),
             "undefined: a"
         );
-        assert_eq!(nearest("my_Name", ["myname2"]), Some("myname2"));
-        assert_eq!(nearest("abcd", ["wxyz"]), None);
         // attributes: starlark-rust's suggestion where the reference would make it
         assert_eq!(
             clean_message(

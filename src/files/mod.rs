@@ -2,11 +2,14 @@
 //!
 //! - [`marks`]: `--file-mark path:key=value`.
 //! - [`bulk`]: `--bulk-in` / `--bulk-out` JSON.
+//! - `library`: a library's files (the root's, or a `_ytt_lib/<name>` folder's) and
+//!   paths in it, as `load()`, `data.list()` and `data.read()` see them.
 //!
 //! Finding and reading files (paths, directories, standard input, symlink rules) and
 //! writing output directories belong to the command line (`ytt-cli`).
 
 pub mod bulk;
+pub(crate) mod library;
 pub mod marks;
 
 use std::sync::Arc;

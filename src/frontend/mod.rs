@@ -19,8 +19,8 @@ use anyhow::{anyhow, bail, Result};
 
 use crate::diagnostic::Diagnostic;
 use crate::eval::budget::MemoryBudget;
-use crate::eval::runtime::Messages;
 use crate::files::{accessible_order, marks, FileKind, InputFile, SourceFile, Unread};
+use crate::messages::Messages;
 use crate::modules::Modules;
 use crate::schema::export::{self, SchemaExport};
 use crate::workspace::{self, RenderOptions};

@@ -1,7 +1,8 @@
 //! The `@ytt:` modules a run loads: the engine's own, which need the running library
-//! (`template`, `data` and `library` come from the workspace; `overlay` is here), and
-//! the ones the embedder registers in [`Modules`] — the command line and the playground
-//! register the standard library of the `ytt-stdlib` crate (`json`, `yaml`, `assert`, …).
+//! (`template`, `data`, `library`, `overlay`; the workspace's loader builds them for each
+//! file, and runs the libraries `@ytt:library` asks for), and the ones the embedder
+//! registers in [`Modules`] — the command line and the playground register the standard
+//! library of the `ytt-stdlib` crate (`json`, `yaml`, `assert`, …).
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
@@ -12,7 +13,10 @@ use starlark::environment::{FrozenModule, GlobalsBuilder, Module};
 use crate::eval::ymodule::YttModule;
 
 pub(crate) mod args;
+pub(crate) mod data;
+pub(crate) mod library;
 pub(crate) mod overlay;
+pub(crate) mod template;
 #[cfg(test)]
 mod testutil;
 

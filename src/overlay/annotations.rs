@@ -25,28 +25,30 @@ use std::sync::Arc;
 
 use super::errors::{OverlayError, Result};
 use super::Host;
+use crate::template::annotations::{
+    ASSERT_VALIDATE, DATA_VALUES, DATA_VALUES_SCHEMA, LIBRARY_REF, OVERLAY_MERGE_ANNS,
+    OVERLAY_REMOVE_ANNS, OVERLAY_REPLACE_ANN, SCHEMA_DEFAULT, SCHEMA_DEPRECATED, SCHEMA_DESC,
+    SCHEMA_EXAMPLES, SCHEMA_NULLABLE, SCHEMA_TITLE, SCHEMA_TYPE, SCHEMA_VALIDATION,
+    SCHEMA_VALIDATION_DEFAULTS_FOR_STRINGS,
+};
 use crate::yaml::{Annotation, Meta, Node, Pos, ThinVec};
 
-pub const REPLACE_ANN: &str = "overlay/replace-ann";
-pub const MERGE_ANNS: &str = "overlay/merge-anns";
-pub const REMOVE_ANNS: &str = "overlay/remove-anns";
-
 /// Annotations that say what a document is, not something about its value: never edited.
-const DOCUMENT_ROLES: &[&str] = &["data/values", "data/values-schema", "library/ref"];
+const DOCUMENT_ROLES: &[&str] = &[DATA_VALUES, DATA_VALUES_SCHEMA, LIBRARY_REF];
 
 /// The annotations ytt keeps on nodes after evaluation, which `@overlay/remove-anns`
 /// may name.
 pub const REMOVABLE: &[&str] = &[
-    "assert/validate",
-    "schema/default",
-    "schema/deprecated",
-    "schema/desc",
-    "schema/examples",
-    "schema/nullable",
-    "schema/title",
-    "schema/type",
-    "schema/validation",
-    "schema/validation-defaults-for-strings",
+    ASSERT_VALIDATE,
+    SCHEMA_DEFAULT,
+    SCHEMA_DEPRECATED,
+    SCHEMA_DESC,
+    SCHEMA_EXAMPLES,
+    SCHEMA_NULLABLE,
+    SCHEMA_TITLE,
+    SCHEMA_TYPE,
+    SCHEMA_VALIDATION,
+    SCHEMA_VALIDATION_DEFAULTS_FOR_STRINGS,
 ];
 
 /// Annotations an overlay may not edit where it is applied, and why: a data-values
@@ -86,9 +88,12 @@ pub fn is_carried(a: &Annotation) -> bool {
 
 /// Whether the overlay node asks for an annotation edit.
 pub fn has_edits(meta: &Meta) -> bool {
-    meta.annotations
-        .iter()
-        .any(|a| matches!(a.name.as_str(), REPLACE_ANN | MERGE_ANNS | REMOVE_ANNS))
+    meta.annotations.iter().any(|a| {
+        matches!(
+            a.name.as_str(),
+            OVERLAY_REPLACE_ANN | OVERLAY_MERGE_ANNS | OVERLAY_REMOVE_ANNS
+        )
+    })
 }
 
 impl Edits {
@@ -98,9 +103,9 @@ impl Edits {
         let mut any = false;
         for a in &meta.annotations {
             let combine = match a.name.as_str() {
-                REPLACE_ANN => Combine::Replace,
-                MERGE_ANNS => Combine::Merge,
-                REMOVE_ANNS => {
+                OVERLAY_REPLACE_ANN => Combine::Replace,
+                OVERLAY_MERGE_ANNS => Combine::Merge,
+                OVERLAY_REMOVE_ANNS => {
                     any = true;
                     edits.remove.extend(Self::names(a, host)?);
                     continue;
@@ -122,7 +127,7 @@ impl Edits {
             }
             if edits.combine.is_some_and(|c| c != combine) {
                 return err(format!(
-                    "Expected only one of '{REPLACE_ANN}' and '{MERGE_ANNS}' on a node"
+                    "Expected only one of '{OVERLAY_REPLACE_ANN}' and '{OVERLAY_MERGE_ANNS}' on a node"
                 ));
             }
             edits.combine = Some(combine);
@@ -134,12 +139,12 @@ impl Edits {
     fn names<H: Host + ?Sized>(a: &Annotation, host: &mut H) -> Result<Vec<String>> {
         if let Some((k, _)) = a.kwargs.first() {
             return err(format!(
-                "Unknown '{REMOVE_ANNS}' annotation keyword argument '{k}'"
+                "Unknown '{OVERLAY_REMOVE_ANNS}' annotation keyword argument '{k}'"
             ));
         }
         if a.args.is_empty() {
             return err(format!(
-                "Expected '{REMOVE_ANNS}' annotation to name at least one annotation (e.g. \"schema/validation\")"
+                "Expected '{OVERLAY_REMOVE_ANNS}' annotation to name at least one annotation (e.g. \"{SCHEMA_VALIDATION}\")"
             ));
         }
         let mut names = Vec::with_capacity(a.args.len());
@@ -149,7 +154,7 @@ impl Edits {
                 _ => {
                     let t = host.type_name(*r)?;
                     return err(format!(
-                        "Expected '{REMOVE_ANNS}' annotation arguments to be annotation names (strings), but was {t}"
+                        "Expected '{OVERLAY_REMOVE_ANNS}' annotation arguments to be annotation names (strings), but was {t}"
                     ));
                 }
             };
@@ -157,7 +162,7 @@ impl Edits {
             let name = name.strip_prefix('@').unwrap_or(&name).to_owned();
             if !REMOVABLE.contains(&name.as_str()) {
                 return err(format!(
-                    "Unknown annotation '{name}' in '{REMOVE_ANNS}' (known: {})",
+                    "Unknown annotation '{name}' in '{OVERLAY_REMOVE_ANNS}' (known: {})",
                     REMOVABLE.join(", ")
                 ));
             }

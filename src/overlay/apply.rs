@@ -11,13 +11,14 @@ use super::annotations::{Edits, Protected};
 use super::errors::{OverlayError, Result};
 use super::matching::{compare_subset, lines_suffix, parse_expects_str, Expects, Matcher};
 use super::Host;
+use crate::template::annotations::{
+    OVERLAY_APPEND, OVERLAY_ASSERT, OVERLAY_INSERT, OVERLAY_MATCH, OVERLAY_MATCH_CHILD_DEFAULTS,
+    OVERLAY_MERGE, OVERLAY_NOOP, OVERLAY_REMOVE, OVERLAY_REPLACE,
+};
 use crate::yaml::{
     Annotation, Array, ArrayItem, Doc, DocSet, Map, MapItem, Meta, Node, Pos, ThinVec, ValueRef,
     Written,
 };
-
-const MATCH: &str = "overlay/match";
-const CHILD_DEFAULTS: &str = "overlay/match-child-defaults";
 
 /// True for the annotations the overlay engine interprets (`overlay/...`); they are left
 /// out of nodes the engine adds to the result.
@@ -280,13 +281,13 @@ impl<H: Host + ?Sized> Engine<'_, H> {
         let mut found: Option<(Op, &Annotation)> = None;
         for a in &meta.annotations {
             let op = match a.name.as_str() {
-                "overlay/merge" => Op::Merge,
-                "overlay/remove" => Op::Remove,
-                "overlay/replace" => Op::Replace,
-                "overlay/insert" => Op::Insert,
-                "overlay/append" => Op::Append,
-                "overlay/assert" => Op::Assert,
-                "overlay/noop" => Op::Noop,
+                OVERLAY_MERGE => Op::Merge,
+                OVERLAY_REMOVE => Op::Remove,
+                OVERLAY_REPLACE => Op::Replace,
+                OVERLAY_INSERT => Op::Insert,
+                OVERLAY_APPEND => Op::Append,
+                OVERLAY_ASSERT => Op::Assert,
+                OVERLAY_NOOP => Op::Noop,
                 _ => continue,
             };
             if found.is_some() {
@@ -407,7 +408,7 @@ impl<H: Host + ?Sized> Engine<'_, H> {
     }
 
     fn child_defaults(&mut self, meta: &Meta, inherited: &Defaults) -> Result<Defaults> {
-        match meta.annotation(CHILD_DEFAULTS) {
+        match meta.annotation(OVERLAY_MATCH_CHILD_DEFAULTS) {
             Some(a) => match known_kwargs(a, &["expects", "missing_ok", "when"])
                 .and_then(|()| self.expectation(a))?
             {
@@ -419,7 +420,7 @@ impl<H: Host + ?Sized> Engine<'_, H> {
     }
 
     fn match_info(&mut self, meta: &Meta, kind: Kind, defaults: &Defaults) -> Result<MatchInfo> {
-        let ann = meta.annotation(MATCH);
+        let ann = meta.annotation(OVERLAY_MATCH);
         if let Some(a) = ann {
             known_kwargs(a, &["by", "expects", "missing_ok", "when"])?;
         }
@@ -543,19 +544,20 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                 self.describe(&meta.pos)
             ));
         }
-        let matching =
-            if op == Op::Append || (kind == Kind::ArrayItem && !meta.has_annotation(MATCH)) {
-                // appended, or an unannotated array item: matches nothing, merging appends
-                MatchInfo {
-                    by: By::Nothing,
-                    expectation: Expectation {
-                        expects: Expects::Exactly(0),
-                        when: false,
-                    },
-                }
-            } else {
-                self.match_info(meta, kind, defaults)?
-            };
+        let matching = if op == Op::Append
+            || (kind == Kind::ArrayItem && !meta.has_annotation(OVERLAY_MATCH))
+        {
+            // appended, or an unannotated array item: matches nothing, merging appends
+            MatchInfo {
+                by: By::Nothing,
+                expectation: Expectation {
+                    expects: Expects::Exactly(0),
+                    when: false,
+                },
+            }
+        } else {
+            self.match_info(meta, kind, defaults)?
+        };
         let child_defaults = self.child_defaults(meta, defaults)?;
         let edits = Edits::read(meta, self.host)?;
         if let Some(e) = &edits {

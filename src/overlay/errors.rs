@@ -13,8 +13,8 @@
 
 use std::fmt;
 
-use crate::diagnostic::{Diagnostic, Kind};
-use crate::yaml::{FileNames, Location, Pos};
+use crate::diagnostic::{Diagnostic, Kind, Quotable};
+use crate::yaml::{FileNames, Pos};
 
 /// What went wrong, below the overlay nodes.
 #[derive(Debug, Clone, PartialEq)]
@@ -82,11 +82,6 @@ impl OverlayError {
     pub fn within_node(mut self, frame: impl Into<String>, pos: &Pos) -> Self {
         self.pos.get_or_insert_with(|| pos.clone());
         self.within(frame)
-    }
-
-    /// Where the innermost overlay node the error happened under is.
-    pub fn pos(&self) -> Option<&Pos> {
-        self.pos.as_ref()
     }
 
     /// The error as a diagnostic reading `text` (the report of the step that applied the
@@ -205,12 +200,19 @@ pub struct OverlayingError {
     /// The files overlaid, in the order they were applied.
     pub order: String,
     pub error: OverlayError,
-    /// Where the error's position is (see [`OverlayError::pos`]).
-    pub location: Option<Location>,
 }
 
 impl OverlayingError {
-    pub fn inline(&self) -> String {
+    /// The failure of the run: a diagnostic on the error's overlay node (see
+    /// [`OverlayError::pos`]) named in the run's file `names`, with its one-line form.
+    pub(crate) fn report(&self, names: &FileNames) -> Quotable {
+        Quotable {
+            diagnostic: self.error.diagnostic(names, self.to_string()),
+            one_line: self.inline(),
+        }
+    }
+
+    fn inline(&self) -> String {
         format!(
             "Overlaying{} (in following order: {}): {}",
             self.step,
@@ -231,8 +233,6 @@ impl fmt::Display for OverlayingError {
         )
     }
 }
-
-impl std::error::Error for OverlayingError {}
 
 #[cfg(test)]
 mod tests {

@@ -7,6 +7,10 @@ use super::check::{check, Holder, ViolationKind};
 use super::report::{titled, Item, Report, Source, Sources};
 use super::types::*;
 use crate::overlay::Host;
+use crate::template::annotations::{
+    SCHEMA_DEFAULT, SCHEMA_DEPRECATED, SCHEMA_DESC, SCHEMA_EXAMPLES, SCHEMA_NULLABLE, SCHEMA_TITLE,
+    SCHEMA_TYPE, SCHEMA_VALIDATION, SCHEMA_VALIDATION_DEFAULTS_FOR_STRINGS,
+};
 use crate::yaml::{Annotation, Array, Map, MapItem, Meta, Node, Pos};
 
 const INVALID: &str = "Invalid schema";
@@ -174,18 +178,18 @@ impl<'h> Builder<'h> {
         str_defaults: Option<&Annotation>,
     ) -> Res<Type> {
         let pos = &meta.pos;
-        let any = match meta.annotation(TYPE) {
+        let any = match meta.annotation(SCHEMA_TYPE) {
             Some(a) => self.type_any(a, pos)?,
             None => false,
         };
-        let nullable = match meta.annotation(NULLABLE) {
+        let nullable = match meta.annotation(SCHEMA_NULLABLE) {
             Some(a) => {
                 self.no_kwargs(a, pos)?;
                 true
             }
             None => false,
         };
-        let own_defaults = meta.annotation(VALIDATION_DEFAULTS_FOR_STRINGS);
+        let own_defaults = meta.annotation(SCHEMA_VALIDATION_DEFAULTS_FOR_STRINGS);
         let str_defaults = own_defaults.or(str_defaults);
 
         let kind = if any {
@@ -254,19 +258,19 @@ impl<'h> Builder<'h> {
             validations: Vec::new(),
         };
 
-        if let Some(a) = meta.annotation(DEFAULT) {
+        if let Some(a) = meta.annotation(SCHEMA_DEFAULT) {
             ty.default = self.default_value(a, &ty, at)?;
         }
-        if let Some(a) = meta.annotation(DESC) {
+        if let Some(a) = meta.annotation(SCHEMA_DESC) {
             ty.doc.description = Some(self.string_arg(a, pos)?);
         }
-        if let Some(a) = meta.annotation(TITLE) {
+        if let Some(a) = meta.annotation(SCHEMA_TITLE) {
             ty.doc.title = Some(self.string_arg(a, pos)?);
         }
-        if let Some(a) = meta.annotation(EXAMPLES) {
+        if let Some(a) = meta.annotation(SCHEMA_EXAMPLES) {
             ty.doc.examples = self.examples(a, &ty)?;
         }
-        if let Some(a) = meta.annotation(DEPRECATED) {
+        if let Some(a) = meta.annotation(SCHEMA_DEPRECATED) {
             if at == At::Doc {
                 return Err(Report::new(
                     INVALID,
@@ -284,14 +288,18 @@ impl<'h> Builder<'h> {
             }
             ty.doc.deprecated = Some(self.string_arg(a, pos)?);
         }
-        for a in meta.annotations.iter().filter(|a| a.name == VALIDATION) {
+        for a in meta
+            .annotations
+            .iter()
+            .filter(|a| a.name == SCHEMA_VALIDATION)
+        {
             ty.validations
                 .push(Arc::new(written_where(self.sources, a)));
         }
         if ty.validations.is_empty() && ty.is_string() {
             if let Some(d) = str_defaults {
                 ty.validations.push(Arc::new(Annotation {
-                    name: VALIDATION.to_owned(),
+                    name: SCHEMA_VALIDATION.to_owned(),
                     ..written_where(self.sources, d)
                 }));
             }
@@ -775,13 +783,13 @@ mod tests {
                     "name",
                     Node::Str("x".into()),
                     3,
-                    vec![ann(DESC, 3, &[2], &[])],
+                    vec![ann(SCHEMA_DESC, 3, &[2], &[])],
                 ),
                 item(
                     "port",
                     Node::Int(80.into()),
                     4,
-                    vec![ann(NULLABLE, 4, &[], &[])],
+                    vec![ann(SCHEMA_NULLABLE, 4, &[], &[])],
                 ),
                 item(
                     "tags",
@@ -798,13 +806,13 @@ mod tests {
                     "free",
                     Node::Int(0.into()),
                     7,
-                    vec![ann(TYPE, 7, &[], &[("any", 1)])],
+                    vec![ann(SCHEMA_TYPE, 7, &[], &[("any", 1)])],
                 ),
             ],
         });
         let mut meta = Meta::at(pos(2));
         meta.annotations.push(Arc::new(ann(
-            VALIDATION_DEFAULTS_FOR_STRINGS,
+            SCHEMA_VALIDATION_DEFAULTS_FOR_STRINGS,
             2,
             &[],
             &[("min_len", 0)],
@@ -817,7 +825,7 @@ mod tests {
         };
         assert_eq!(items[0].ty.doc.description.as_deref(), Some("d"));
         assert_eq!(items[0].ty.validations.len(), 1);
-        assert_eq!(items[0].ty.validations[0].name, VALIDATION);
+        assert_eq!(items[0].ty.validations[0].name, SCHEMA_VALIDATION);
         assert!(items[1].ty.nullable && items[1].ty.default.is_null());
         let Kind::Array(elem) = &items[2].ty.kind else {
             panic!("not an array")
@@ -845,7 +853,7 @@ mod tests {
                 "a",
                 Node::Str("x".into()),
                 3,
-                vec![ann(TITLE, 3, &[0], &[])],
+                vec![ann(SCHEMA_TITLE, 3, &[0], &[])],
             )],
         });
         let err = Builder::new(&mut host, &sources())

@@ -4,8 +4,9 @@
 
 use std::sync::Mutex;
 
-use super::types::{Kind, MapItemType, Type, VALIDATION};
+use super::types::{Kind, MapItemType, Type};
 use crate::cores::{available, on_cores, TREE_STACK};
+use crate::template::annotations::SCHEMA_VALIDATION;
 use crate::yaml::{ArrayItem, Map, Meta, Node, Pos, ThinVec};
 
 /// From this many items, an array's items are checked on every core (each takes a few
@@ -81,7 +82,7 @@ fn calculated(holder: Holder, value: &Node) -> String {
 /// Puts the type's validations on the value's metadata (replacing those of an earlier
 /// check).
 fn annotate(ty: &Type, meta: &mut Meta) {
-    meta.annotations.retain(|a| a.name != VALIDATION);
+    meta.annotations.retain(|a| a.name != SCHEMA_VALIDATION);
     if !ty.validations.is_empty() {
         let mut anns: ThinVec<_> = ty.validations.iter().cloned().collect();
         anns.extend(std::mem::take(&mut meta.annotations));

@@ -16,6 +16,7 @@ use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
 use crate::overlay::Host;
+use crate::template::annotations::{SCHEMA_TYPE, SCHEMA_VALIDATION_DEFAULTS_FOR_STRINGS};
 use crate::yaml::{Annotation, Meta, Node, Pos};
 use check::{Holder, Violation, ViolationKind};
 pub use report::Sources;
@@ -106,7 +107,7 @@ pub fn spread_document_defaults(value: &mut Node, meta: &Meta, host: &mut dyn Ho
     let Some(d) = meta
         .annotations
         .iter()
-        .find(|a| a.name == types::VALIDATION_DEFAULTS_FOR_STRINGS)
+        .find(|a| a.name == SCHEMA_VALIDATION_DEFAULTS_FOR_STRINGS)
     else {
         return;
     };
@@ -115,11 +116,11 @@ pub fn spread_document_defaults(value: &mut Node, meta: &Meta, host: &mut dyn Ho
 
 fn spread(n: &mut Node, d: &Arc<Annotation>, host: &mut dyn Host) {
     let mut put = |meta: &mut Meta, value: &mut Node| {
-        if meta.has_annotation(types::VALIDATION_DEFAULTS_FOR_STRINGS) {
+        if meta.has_annotation(SCHEMA_VALIDATION_DEFAULTS_FOR_STRINGS) {
             return;
         }
         let any = meta
-            .annotation(types::TYPE)
+            .annotation(SCHEMA_TYPE)
             .and_then(|t| t.kwarg("any"))
             .is_some_and(|r| matches!(host.value(r), Ok(Node::Bool(true))));
         if any {
@@ -289,7 +290,7 @@ mod tests {
             .remove(0)
             .value;
         let Node::Map(m) = &mut value else { panic!() };
-        let own = ann(types::VALIDATION_DEFAULTS_FOR_STRINGS, 4, vec![]);
+        let own = ann(SCHEMA_VALIDATION_DEFAULTS_FOR_STRINGS, 4, vec![]);
         m.items[2].meta.annotations.push(own.clone());
         let any = crate::yaml::ValueRef {
             serial: 0,
@@ -298,14 +299,14 @@ mod tests {
         m.items[3]
             .meta
             .annotations
-            .push(ann(types::TYPE, 5, vec![("any".into(), any)]));
-        let d = ann(types::VALIDATION_DEFAULTS_FOR_STRINGS, 1, vec![]);
+            .push(ann(SCHEMA_TYPE, 5, vec![("any".into(), any)]));
+        let d = ann(SCHEMA_VALIDATION_DEFAULTS_FOR_STRINGS, 1, vec![]);
         let mut meta = Meta::default();
         meta.annotations.push(d.clone());
         spread_document_defaults(&mut value, &meta, &mut AllTrue(Default::default()));
         let Node::Map(m) = &value else { panic!() };
         let defaults = |meta: &Meta| {
-            meta.annotation(types::VALIDATION_DEFAULTS_FOR_STRINGS)
+            meta.annotation(SCHEMA_VALIDATION_DEFAULTS_FOR_STRINGS)
                 .map(|a| a.pos.line)
         };
         assert_eq!(defaults(&m.items[0].meta), Some(1), "a");

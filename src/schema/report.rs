@@ -31,7 +31,7 @@ struct SourceText {
 }
 
 /// The run's files: their names (what positions' ids stand for) and their texts, by the
-/// names positions give them (what reports quote). Owned by the run (`Runtime::sources`),
+/// names positions give them (what reports quote). Owned by the run (`workspace::Run`),
 /// so that runs share nothing.
 #[derive(Default)]
 pub struct Sources {

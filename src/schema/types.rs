@@ -5,16 +5,6 @@ use std::sync::Arc;
 
 use crate::yaml::{Annotation, Node, Pos};
 
-pub const NULLABLE: &str = "schema/nullable";
-pub const TYPE: &str = "schema/type";
-pub const DEFAULT: &str = "schema/default";
-pub const DESC: &str = "schema/desc";
-pub const TITLE: &str = "schema/title";
-pub const EXAMPLES: &str = "schema/examples";
-pub const DEPRECATED: &str = "schema/deprecated";
-pub const VALIDATION: &str = "schema/validation";
-pub const VALIDATION_DEFAULTS_FOR_STRINGS: &str = "schema/validation-defaults-for-strings";
-
 /// What values a schema node accepts.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Kind {

@@ -1,10 +1,46 @@
 //! Reading ytt's comments: `#!` comments, `#@ code`, `#@ expr` values and `#@name args`
-//! annotations.
+//! annotations; and the names of the annotations ytt reads, spelled here only, for every
+//! step that reads them (the compiler, overlays, the schema, validations, the workspace).
 
 use crate::yaml::Comment;
 
-pub const TEXT_TEMPLATED_STRINGS: &str = "yaml/text-templated-strings";
-pub const MAP_KEY_OVERRIDE: &str = "yaml/map-key-override";
+/// How a YAML template's node is built.
+pub const YAML_TEXT_TEMPLATED_STRINGS: &str = "yaml/text-templated-strings";
+pub const YAML_MAP_KEY_OVERRIDE: &str = "yaml/map-key-override";
+
+/// What a document is: data values, a schema, addressed to a private library.
+pub const DATA_VALUES: &str = "data/values";
+pub const DATA_VALUES_SCHEMA: &str = "data/values-schema";
+pub const LIBRARY_REF: &str = "library/ref";
+
+/// A schema node's type, default and documentation.
+pub const SCHEMA_NULLABLE: &str = "schema/nullable";
+pub const SCHEMA_TYPE: &str = "schema/type";
+pub const SCHEMA_DEFAULT: &str = "schema/default";
+pub const SCHEMA_DESC: &str = "schema/desc";
+pub const SCHEMA_TITLE: &str = "schema/title";
+pub const SCHEMA_EXAMPLES: &str = "schema/examples";
+pub const SCHEMA_DEPRECATED: &str = "schema/deprecated";
+/// Rules on schema nodes (and, copied by the schema, on data values).
+pub const SCHEMA_VALIDATION: &str = "schema/validation";
+pub const SCHEMA_VALIDATION_DEFAULTS_FOR_STRINGS: &str = "schema/validation-defaults-for-strings";
+
+/// Rules on data values and output document nodes.
+pub const ASSERT_VALIDATE: &str = "assert/validate";
+
+/// Which nodes an overlay node matches, and what it does to them and their annotations.
+pub const OVERLAY_MATCH: &str = "overlay/match";
+pub const OVERLAY_MATCH_CHILD_DEFAULTS: &str = "overlay/match-child-defaults";
+pub const OVERLAY_MERGE: &str = "overlay/merge";
+pub const OVERLAY_REMOVE: &str = "overlay/remove";
+pub const OVERLAY_REPLACE: &str = "overlay/replace";
+pub const OVERLAY_INSERT: &str = "overlay/insert";
+pub const OVERLAY_APPEND: &str = "overlay/append";
+pub const OVERLAY_ASSERT: &str = "overlay/assert";
+pub const OVERLAY_NOOP: &str = "overlay/noop";
+pub const OVERLAY_REPLACE_ANN: &str = "overlay/replace-ann";
+pub const OVERLAY_MERGE_ANNS: &str = "overlay/merge-anns";
+pub const OVERLAY_REMOVE_ANNS: &str = "overlay/remove-anns";
 
 /// What one comment means.
 #[derive(Clone, Debug, PartialEq)]

@@ -3,7 +3,9 @@
 
 use std::sync::Arc;
 
-use super::annotations::{classify, CommentKind, MAP_KEY_OVERRIDE, TEXT_TEMPLATED_STRINGS};
+use super::annotations::{
+    classify, CommentKind, YAML_MAP_KEY_OVERRIDE, YAML_TEXT_TEMPLATED_STRINGS,
+};
 use super::text::emit_text;
 use super::{instr, Builder, CompileError, CompileOptions, CompiledTemplate, Line, TKind};
 use crate::yaml::{
@@ -53,7 +55,9 @@ pub fn needs_no_evaluation(ds: &DocSet) -> bool {
         d.meta.comments.iter().all(|c| match classify(c) {
             CommentKind::Ignored => true,
             CommentKind::Annotation { name, args } => {
-                args.is_empty() && name != TEXT_TEMPLATED_STRINGS && name != MAP_KEY_OVERRIDE
+                args.is_empty()
+                    && name != YAML_TEXT_TEMPLATED_STRINGS
+                    && name != YAML_MAP_KEY_OVERRIDE
             }
             _ => false,
         }) && node(&d.value)
@@ -182,8 +186,8 @@ impl YamlCompiler {
                 }
                 CommentKind::Value(expr) => value_expr = Some((c.line, expr)),
                 CommentKind::Annotation { name, args } => match name.as_str() {
-                    TEXT_TEMPLATED_STRINGS => text_templated = true,
-                    MAP_KEY_OVERRIDE => key_override = true,
+                    YAML_TEXT_TEMPLATED_STRINGS => text_templated = true,
+                    YAML_MAP_KEY_OVERRIDE => key_override = true,
                     _ => annotations.push((c.line, name, args)),
                 },
             }

@@ -27,6 +27,8 @@ use cel::{DeclarationError, Env, ExecutionError, Value};
 use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive, Zero};
 
+use super::go_url::{self, GoUrl};
+
 type Res = Result<Value, ExecutionError>;
 
 /// Wraps `fn(&[Value]) -> Res` as a `cel` overload.
@@ -341,14 +343,11 @@ overload!(find_all_n, find_all_n_imp);
 
 // ---- URLs --------------------------------------------------------------------------
 
-/// A URL as Kubernetes' `url()` reads it: an absolute URI or an absolute path.
+/// A URL as Kubernetes' `url()` reads it: what Go's `url.ParseRequestURI` takes (an
+/// absolute URI or an absolute path), as Go's `url.Parse` reads it (`go_url.rs`, which
+/// `@ytt:url` reads with too).
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Url {
-    scheme: String,
-    host: String,
-    path: String,
-    query: String,
-}
+struct Url(GoUrl);
 
 impl Opaque for Url {
     fn runtime_type_name(&self) -> &str {
@@ -356,69 +355,19 @@ impl Opaque for Url {
     }
 }
 
-fn parse_url(s: &str) -> Option<Url> {
-    if s.is_empty() || s.chars().any(|c| c.is_control() || c == ' ') {
-        return None;
-    }
-    let (s, _fragment) = s.split_once('#').unwrap_or((s, ""));
-    let (rest, query) = s.split_once('?').unwrap_or((s, ""));
-    if rest.starts_with('/') {
-        return Some(Url {
-            scheme: String::new(),
-            host: String::new(),
-            path: rest.to_owned(),
-            query: query.to_owned(),
-        });
-    }
-    let (scheme, after) = rest.split_once(':')?;
-    let mut chars = scheme.chars();
-    if !chars.next()?.is_ascii_alphabetic()
-        || !chars.all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
-    {
-        return None;
-    }
-    let (host, path) = match after.strip_prefix("//") {
-        Some(auth_path) => {
-            let end = auth_path.find('/').unwrap_or(auth_path.len());
-            let auth = &auth_path[..end];
-            let host = auth.rsplit_once('@').map_or(auth, |(_, h)| h);
-            (host.to_owned(), auth_path[end..].to_owned())
-        }
-        // an opaque URI (`mailto:x`) is no request URI unless its path is absolute
-        None if after.starts_with('/') => (String::new(), after.to_owned()),
-        None => return None,
-    };
-    if let Some(v6) = host.strip_prefix('[') {
-        let (addr, port) = v6.split_once(']')?;
-        addr.parse::<Ipv6Addr>().ok()?;
-        if !(port.is_empty() || port.strip_prefix(':').is_some_and(valid_port)) {
-            return None;
-        }
-    } else if let Some((_, port)) = host.rsplit_once(':') {
-        if !valid_port(port) {
-            return None;
-        }
-    }
-    Some(Url {
-        scheme: scheme.to_owned(),
-        host,
-        path: path.to_owned(),
-        query: query.to_owned(),
-    })
-}
-
-fn valid_port(p: &str) -> bool {
-    p.bytes().all(|b| b.is_ascii_digit())
+fn parse_url(s: &str) -> Result<Url, String> {
+    go_url::parse_request_uri(s)?;
+    go_url::parse(s).map(Url)
 }
 
 fn url_imp(args: &[Value]) -> Res {
     let s = str_arg("url", &args[0])?;
     parse_url(s)
         .map(|u| Value::Opaque(Arc::new(u)))
-        .ok_or_else(|| {
+        .map_err(|e| {
             fail(
                 "url",
-                format!("URL parse error during conversion from string: {s}"),
+                format!("URL parse error during conversion from string: {e}"),
             )
         })
 }
@@ -426,13 +375,15 @@ overload!(url, url_imp);
 
 fn is_url_imp(args: &[Value]) -> Res {
     Ok(Value::Bool(
-        parse_url(str_arg("isURL", &args[0])?).is_some(),
+        go_url::parse_request_uri(str_arg("isURL", &args[0])?).is_ok(),
     ))
 }
 overload!(is_url, is_url_imp);
 
-fn url_arg<'a>(function: &str, args: &'a [Value]) -> Result<&'a Url, ExecutionError> {
-    opaque::<Url>(&args[0]).ok_or_else(|| no_overload(function, args))
+fn url_arg<'a>(function: &str, args: &'a [Value]) -> Result<&'a GoUrl, ExecutionError> {
+    opaque::<Url>(&args[0])
+        .map(|u| &u.0)
+        .ok_or_else(|| no_overload(function, args))
 }
 
 fn string(s: impl Into<String>) -> Value {
@@ -449,49 +400,29 @@ fn get_host_imp(args: &[Value]) -> Res {
 }
 overload!(get_host, get_host_imp);
 
-fn split_host(host: &str) -> (&str, &str) {
-    if let Some(v6) = host.strip_prefix('[') {
-        let (addr, port) = v6.split_once(']').unwrap_or((v6, ""));
-        return (addr, port.strip_prefix(':').unwrap_or(""));
-    }
-    host.rsplit_once(':').unwrap_or((host, ""))
-}
-
 fn get_hostname_imp(args: &[Value]) -> Res {
-    Ok(string(split_host(&url_arg("getHostname", args)?.host).0))
+    Ok(string(url_arg("getHostname", args)?.hostname()))
 }
 overload!(get_hostname, get_hostname_imp);
 
 fn get_port_imp(args: &[Value]) -> Res {
-    Ok(string(split_host(&url_arg("getPort", args)?.host).1))
+    Ok(string(url_arg("getPort", args)?.port()))
 }
 overload!(get_port, get_port_imp);
 
 fn get_escaped_path_imp(args: &[Value]) -> Res {
-    Ok(string(&url_arg("getEscapedPath", args)?.path))
+    Ok(string(url_arg("getEscapedPath", args)?.escaped_path()))
 }
 overload!(get_escaped_path, get_escaped_path_imp);
 
 fn get_query_imp(args: &[Value]) -> Res {
-    let u = url_arg("getQuery", args)?;
-    let mut out: HashMap<Key, Vec<Value>> = HashMap::new();
-    let mut order = Vec::new();
-    for pair in u.query.split(['&', ';']).filter(|p| !p.is_empty()) {
-        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        let decode = |s: &str| {
-            percent_encoding::percent_decode_str(&s.replace('+', " "))
-                .decode_utf8_lossy()
-                .into_owned()
-        };
-        let key = Key::String(Arc::new(decode(k)));
-        if !out.contains_key(&key) {
-            order.push(key.clone());
-        }
-        out.entry(key).or_default().push(string(decode(v)));
-    }
-    let map: HashMap<Key, Value> = out
+    let map: HashMap<Key, Value> = url_arg("getQuery", args)?
+        .query()
         .into_iter()
-        .map(|(k, v)| (k, Value::List(Arc::new(v))))
+        .map(|(k, vs)| {
+            let values = vs.into_iter().map(string).collect();
+            (Key::String(Arc::new(k)), Value::List(Arc::new(values)))
+        })
         .collect();
     Ok(Value::from(map))
 }
@@ -520,15 +451,15 @@ impl Opaque for Cidr {
     }
 }
 
-/// An address as Kubernetes' `ip()` accepts it: no zone, no IPv4-mapped IPv6 form.
+/// An address as Kubernetes' `ip()` reads it (`netip.ParseAddr`): the standard library's
+/// grammar, which `@ytt:ip` (Go's `net.ParseIP`) and `format="ipv4"`/`"ipv6"` read too
+/// and which has no zone (Kubernetes refuses one); unlike `@ytt:ip`, an IPv4-mapped IPv6
+/// address is refused, however it is written (`Is4In6`).
 fn parse_ip(s: &str) -> Option<IpAddr> {
-    let a: IpAddr = s.parse().ok()?;
-    if let IpAddr::V6(v6) = a {
-        if v6.to_ipv4_mapped().is_some() && s.contains('.') {
-            return None;
-        }
+    match s.parse().ok()? {
+        IpAddr::V6(v6) if v6.to_ipv4_mapped().is_some() => None,
+        a => Some(a),
     }
-    Some(a)
 }
 
 fn parse_cidr(s: &str) -> Option<Cidr> {
@@ -599,18 +530,7 @@ fn string_of_imp(args: &[Value]) -> Res {
         return Ok(string(q.text.clone()));
     }
     if let Some(u) = opaque::<Url>(&args[0]) {
-        let mut s = String::new();
-        if !u.scheme.is_empty() {
-            s.push_str(&u.scheme);
-            s.push_str("://");
-            s.push_str(&u.host);
-        }
-        s.push_str(&u.path);
-        if !u.query.is_empty() {
-            s.push('?');
-            s.push_str(&u.query);
-        }
-        return Ok(string(s));
+        return Ok(string(u.0.string()));
     }
     Err(ExecutionError::no_such_overload(
         "string",
@@ -1046,10 +966,23 @@ mod tests {
             "url('https://example.com:8080/p').getPort() == '8080'",
             "url('https://example.com/a%20b').getEscapedPath() == '/a%20b'",
             "url('https://x/?k=v&k=w').getQuery() == {'k': ['v', 'w']}",
+            // as Go reads them
+            "isURL('mailto:joe@example.com')",
+            "isURL('/a b')",
+            "!isURL('/a%zz')",
+            "!isURL('http://a b/')",
+            "url('https://x/p#frag').getEscapedPath() == '/p'",
+            "url('https://x/a b').getEscapedPath() == '/a%20b'",
+            "url('https://x/?a=1;b=2&c=3').getQuery() == {'c': ['3']}",
+            "url('https://h').getPort() == ''",
+            "string(url('HTTPS://h/p?q#f')) == 'https://h/p?q#f'",
             // IPs and CIDRs
             "isIP('10.0.0.1')",
             "!isIP('10.0.0.256')",
             "!isIP('::ffff:1.2.3.4')",
+            "!isIP('::ffff:102:304')",
+            "!isCIDR('::ffff:102:304/120')",
+            "isIP('::102:304')",
             "ip('10.0.0.1').family() == 4",
             "ip('::1').family() == 6",
             "ip('127.0.0.1').isLoopback()",

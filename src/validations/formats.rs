@@ -73,8 +73,10 @@ impl Format {
             Format::Date => is_date(s),
             Format::Email => is_email(s),
             Format::Hostname => is_hostname(s),
+            // the standard library's grammar, which `@ytt:ip` and `cel=`'s `ip()` read too:
+            // dotted-decimal without leading zeros (RFC 2673 §3.2), RFC 4291 §2.2 text
             Format::Ipv4 => s.parse::<Ipv4Addr>().is_ok(),
-            Format::Ipv6 => s.contains(':') && s.parse::<Ipv6Addr>().is_ok(),
+            Format::Ipv6 => s.parse::<Ipv6Addr>().is_ok(),
             Format::Uri => is_uri(s),
             Format::UriReference => is_uri_reference(s),
             Format::Uuid => is_uuid(s),

@@ -13,8 +13,9 @@
 pub mod cel;
 mod cel_cost;
 mod cel_k8s;
-pub mod checks;
 pub mod formats;
+pub mod go_url;
+pub mod named;
 pub mod re2;
 mod report;
 pub mod rules;
@@ -34,14 +35,10 @@ use crate::eval::convert::from_node_in_fragment;
 use crate::eval::fragment::{FragmentNode, YamlFragment};
 use crate::eval::runtime::{names_of, runtime_of, Runtime};
 use crate::eval::ystruct::YttStruct;
+use crate::template::annotations::{ASSERT_VALIDATE, SCHEMA_VALIDATION};
 use crate::yaml::{Annotation, Doc, DocSet, Meta, Node, Pos};
 pub use report::{Entry, Report, Subject};
 pub use rules::Validation;
-
-/// The annotation on schema nodes (and, copied by the schema, on data values).
-pub const SCHEMA_VALIDATION: &str = "schema/validation";
-/// The annotation on data values and output document nodes.
-pub const ASSERT_VALIDATE: &str = "assert/validate";
 
 /// Deepest node nesting validated (a clear error beyond, never a stack overflow).
 const MAX_DEPTH: usize = 2_000;

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use crate::diagnostic::{self, Diagnostic, Kind};
 
 use super::rules::Violation;
-use crate::eval::runtime::Messages;
+use crate::messages::Messages;
 use crate::yaml::{FileNames, Pos};
 
 /// What was validated: names the report's header.

@@ -1,94 +1,26 @@
 //! One validation: the rules of one `@schema/validation` / `@assert/validate` annotation
-//! (custom rules, named rules, `not_null=`, `when=`, `warn=`), parsed from the annotation's
-//! Starlark arguments, and run on a node.
+//! (custom rules, named rules — defined in `named.rs` —, `not_null=`, `when=`, `warn=`),
+//! parsed from the annotation's Starlark arguments, and run on a node.
 
-use std::cmp::Ordering;
-
-use regex::Regex;
 use starlark::docs::{DocItem, DocMember};
 use starlark::eval::Evaluator;
-use starlark::values::float::StarlarkFloat;
 use starlark::values::list::ListRef;
 use starlark::values::tuple::TupleRef;
-use starlark::values::{Heap, Value, ValueLike};
+use starlark::values::{Heap, Value};
 
-use super::cel::{self, CelRule};
-use super::checks::{self, Number};
-use super::formats::{self, Format};
-use crate::eval::convert::{
-    from_node, from_node_in_fragment, scalar_value, sequence_items, to_node,
-};
+use super::cel;
+use super::named::{ArgError, Cx, Def, Failure, NamedRule};
+use crate::eval::convert::{from_node, from_node_in_fragment};
 use crate::eval::runtime::call_catching;
 use crate::eval::wording::message_text;
 use crate::yaml::{Annotation, FileNames, Node, Pos};
 
-/// Named rules, in the order they run on a node.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum RuleKind {
-    MinLen,
-    MaxLen,
-    Min,
-    Max,
-    OneNotNull,
-    OneOf,
-    Len,
-    StartsWith,
-    EndsWith,
-    Contains,
-    Matches,
-    Format,
-    Even,
-    Odd,
-    MultipleOf,
-    Cel,
-}
-
-impl RuleKind {
-    fn from_kwarg(name: &str) -> Option<RuleKind> {
-        Some(match name {
-            "min_len" => RuleKind::MinLen,
-            "max_len" => RuleKind::MaxLen,
-            "min" => RuleKind::Min,
-            "max" => RuleKind::Max,
-            "one_not_null" => RuleKind::OneNotNull,
-            "one_of" => RuleKind::OneOf,
-            "len" => RuleKind::Len,
-            "starts_with" => RuleKind::StartsWith,
-            "ends_with" => RuleKind::EndsWith,
-            "contains" => RuleKind::Contains,
-            "matches" => RuleKind::Matches,
-            "format" => RuleKind::Format,
-            "even" => RuleKind::Even,
-            "odd" => RuleKind::Odd,
-            "multiple_of" => RuleKind::MultipleOf,
-            "cel" => RuleKind::Cel,
-            _ => return None,
-        })
-    }
-}
-
-enum Arg<'v> {
-    /// min/max bound, contains value (with its node form).
-    Value(Value<'v>, Option<Node>),
-    /// min_len/max_len bound.
-    Number(Number),
-    /// one_not_null: None = all children.
-    Keys(Option<Vec<Node>>),
-    /// one_of's allowed values.
-    Seq(Vec<Node>),
-    Int(i64),
-    Str(String),
-    Regex(Regex, String),
-    Format(Format),
-    Cel(Box<CelRule>),
-    /// even=False / odd=False: nothing to check.
-    Off,
-}
-
+/// A named rule of an annotation.
 struct Named<'v> {
-    kind: RuleKind,
+    rule: NamedRule,
     desc: String,
-    arg: Arg<'v>,
+    /// The argument as written.
+    arg: Value<'v>,
     /// Where the rule was written (`by:`).
     by: Pos,
 }
@@ -195,24 +127,6 @@ fn type_of(v: Value) -> &'static str {
     v.get_type()
 }
 
-fn is_number(v: Value) -> bool {
-    matches!(v.get_type(), "int" | "float")
-}
-
-fn number_of(v: Value) -> Option<Number> {
-    if let Some(i) = v.unpack_i32() {
-        return Some(Number::Int(i as i64));
-    }
-    if v.get_type() == "int" {
-        return to_node(v).ok().and_then(|n| match n {
-            Node::Int(i) => Some(Number::of_int(i.get())),
-            _ => None,
-        });
-    }
-    v.downcast_ref::<StarlarkFloat>()
-        .map(|f| Number::Float(f.0))
-}
-
 /// `repr(v)` as the reference prints it: functions as `<function name>`.
 fn go_repr(v: Value) -> String {
     if v.get_type() == "function" {
@@ -233,11 +147,6 @@ fn go_repr(v: Value) -> String {
         return format!("({}{comma})", parts.join(", "));
     }
     v.to_repr()
-}
-
-fn list_repr(items: &[Value]) -> String {
-    let parts: Vec<String> = items.iter().map(|v| v.to_repr()).collect();
-    format!("[{}]", parts.join(", "))
 }
 
 fn is_callable(v: Value) -> bool {
@@ -269,8 +178,9 @@ fn check_assertion<'v>(v: Value<'v>, heap: Heap<'v>) -> Result<(), String> {
     }
 }
 
-/// `("description", arg)` form of a named rule: the description and the argument.
-fn split_description<'v>(kind: Option<RuleKind>, v: Value<'v>) -> (Option<String>, Value<'v>) {
+/// `("description", arg)` form of a named rule (`def`; None: `not_null=`): the description
+/// and the argument.
+fn split_description<'v>(def: Option<&Def>, v: Value<'v>) -> (Option<String>, Value<'v>) {
     let Some(t) = TupleRef::from_value(v) else {
         return (None, v);
     };
@@ -283,13 +193,7 @@ fn split_description<'v>(kind: Option<RuleKind>, v: Value<'v>) -> (Option<String
     };
     let second = items[1];
     // a tuple of allowed values / keys stays one unless its second item fits the rule
-    if matches!(kind, Some(RuleKind::OneOf) | Some(RuleKind::OneNotNull))
-        && ListRef::from_value(second).is_none()
-        && TupleRef::from_value(second).is_none()
-        && second.unpack_bool().is_none()
-        && second.get_type() != "set"
-        && second.get_type() != "yamlfragment"
-    {
+    if def.is_some_and(|d| !d.takes(second)) {
         return (None, v);
     }
     (Some(desc.to_owned()), second)
@@ -312,49 +216,11 @@ pub fn parse<'v>(
             names.describe(pos)
         )));
     }
-    let mut custom = Vec::new();
-    for (i, a) in args.iter().enumerate() {
-        let by = written.arg(i);
-        let at = names.describe(by);
-        let Some(t) = TupleRef::from_value(*a) else {
-            return Err(ParseError::new(format!(
-                "expected annotation to have 2-tuple as argument(s), but found: {} (by {at})",
-                go_repr(*a)
-            )));
-        };
-        let items = t.content();
-        let message = match items.len() {
-            2 => None,
-            3 => match items[2].unpack_str() {
-                Some(m) if !m.is_empty() => Some(m.to_owned()),
-                _ => {
-                    return Err(ParseError::new(format!(
-                        "expected 2-tuple, but found tuple with length 3 (by {at})"
-                    )))
-                }
-            },
-            n => {
-                return Err(ParseError::new(format!(
-                    "expected 2-tuple, but found tuple with length {n} (by {at})"
-                )))
-            }
-        };
-        let Some(desc) = items[0].unpack_str() else {
-            return Err(ParseError::new(format!(
-                "expected first item in the 2-tuple to be a string describing a valid value, but was {} (at {at})",
-                type_of(items[0])
-            )));
-        };
-        let func = items[1];
-        check_assertion(func, heap).map_err(|e| ParseError::new(format!("{e} (at {at})")))?;
-        custom.push(Custom {
-            desc: desc.to_owned(),
-            func,
-            message,
-            by: by.clone(),
-        });
-    }
-
+    let custom = args
+        .iter()
+        .enumerate()
+        .map(|(i, a)| custom_rule(heap, names, written.arg(i), *a))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut v = Validation {
         custom,
         named: Vec::new(),
@@ -402,203 +268,75 @@ pub fn parse<'v>(
                 v.when = Some(*value);
             }
             _ => {
-                let Some(kind) = RuleKind::from_kwarg(name) else {
+                let Some(def) = Def::find(name) else {
                     return Err(positioned(format!("unknown keyword argument \"{name}\"")));
                 };
-                let (desc, value) = split_description(Some(kind), *value);
-                let (default_desc, arg) =
-                    named_arg(heap, kind, name, value, &at).map_err(|e| match e {
-                        ArgError::Positioned(m) => ParseError::new(m),
-                        ArgError::Unpositioned(m) => ParseError {
-                            message: m,
-                            unnamed_at: Some(at.clone()),
-                        },
-                    })?;
+                let (desc, value) = split_description(Some(def), *value);
+                let (rule, default_desc) = def.parse(value, heap).map_err(|e| match e {
+                    ArgError::Reference(m) => ParseError {
+                        message: m,
+                        unnamed_at: Some(at.clone()),
+                    },
+                    e => ParseError::new(e.keyword(name, value, &at)),
+                })?;
                 v.named.push(Named {
-                    kind,
+                    rule,
                     desc: desc.unwrap_or(default_desc),
-                    arg,
+                    arg: value,
                     by: by.clone(),
                 });
             }
         }
     }
-    v.named.sort_by_key(|n| n.kind);
+    v.named.sort_by_key(|n| n.rule.rank());
     Ok(v)
 }
 
-/// A bad argument of a named rule: a message that names where it was written, or one
-/// (the reference's wording) that does not.
-enum ArgError {
-    Positioned(String),
-    Unpositioned(String),
-}
-
-impl From<String> for ArgError {
-    fn from(m: String) -> Self {
-        ArgError::Positioned(m)
-    }
-}
-
-fn named_arg<'v>(
+/// A positional argument: a custom rule `("description", check)` or
+/// `("description", check, "message")`, written at `by`.
+fn custom_rule<'v>(
     heap: Heap<'v>,
-    kind: RuleKind,
-    name: &str,
-    value: Value<'v>,
-    at: &str,
-) -> Result<(String, Arg<'v>), ArgError> {
-    let want = |what: &str| -> String {
-        format!(
-            "expected keyword argument \"{name}\" to be {what}, but was {} (at {at})",
-            type_of(value)
-        )
+    names: &FileNames,
+    by: &Pos,
+    a: Value<'v>,
+) -> Result<Custom<'v>, ParseError> {
+    let at = names.describe(by);
+    let Some(t) = TupleRef::from_value(a) else {
+        return Err(ParseError::new(format!(
+            "expected annotation to have 2-tuple as argument(s), but found: {} (by {at})",
+            go_repr(a)
+        )));
     };
-    let string = || {
-        value
-            .unpack_str()
-            .map(str::to_owned)
-            .ok_or_else(|| want("a string"))
+    let items = t.content();
+    let message = match items.len() {
+        2 => None,
+        3 => match items[2].unpack_str() {
+            Some(m) if !m.is_empty() => Some(m.to_owned()),
+            _ => {
+                return Err(ParseError::new(format!(
+                    "expected 2-tuple, but found tuple with length 3 (by {at})"
+                )))
+            }
+        },
+        n => {
+            return Err(ParseError::new(format!(
+                "expected 2-tuple, but found tuple with length {n} (by {at})"
+            )))
+        }
     };
-    Ok(match kind {
-        RuleKind::MinLen | RuleKind::MaxLen => {
-            let n = number_of(value)
-                .filter(|_| is_number(value))
-                .ok_or_else(|| want("a number"))?;
-            let shown = match n {
-                Number::Int(i) => i.to_string(),
-                Number::Float(f) => format!("{}", f.trunc() as i64),
-            };
-            let op = if kind == RuleKind::MinLen { ">=" } else { "<=" };
-            (format!("length {op} {shown}"), Arg::Number(n))
-        }
-        RuleKind::Min | RuleKind::Max => {
-            let op = if kind == RuleKind::Min { ">=" } else { "<=" };
-            (
-                format!("a value {op} {}", value.to_repr()),
-                Arg::Value(value, to_node(value).ok()),
-            )
-        }
-        RuleKind::OneNotNull => {
-            if let Some(b) = value.unpack_bool() {
-                if !b {
-                    return Err(ArgError::Unpositioned(
-                        "one_not_null= cannot be False".into(),
-                    ));
-                }
-                (
-                    "exactly one of all children to be not null".into(),
-                    Arg::Keys(None),
-                )
-            } else {
-                let items = sequence_items(heap, value).ok_or_else(|| {
-                    ArgError::Unpositioned(format!(
-                        "expected True or a sequence of keys, but was a '{}'",
-                        type_of(value)
-                    ))
-                })?;
-                let keys: Vec<Node> = items.iter().filter_map(|k| to_node(*k).ok()).collect();
-                (
-                    format!("exactly one of {} to be not null", list_repr(&items)),
-                    Arg::Keys(Some(keys)),
-                )
-            }
-        }
-        RuleKind::OneOf => {
-            let items = sequence_items(heap, value).ok_or_else(|| {
-                ArgError::Unpositioned(format!(
-                    "expected keyword argument one_of to be a sequence, but was {}",
-                    type_of(value)
-                ))
-            })?;
-            let nodes: Vec<Node> = items.iter().filter_map(|k| to_node(*k).ok()).collect();
-            (format!("one of {}", list_repr(&items)), Arg::Seq(nodes))
-        }
-        RuleKind::Len => {
-            let n = match number_of(value) {
-                Some(Number::Int(i)) if value.get_type() == "int" => i,
-                _ => return Err(want("an int").into()),
-            };
-            (format!("length = {n}"), Arg::Int(n))
-        }
-        RuleKind::StartsWith => {
-            let s = string()?;
-            (
-                format!("a value starting with {}", checks::quoted(&s)),
-                Arg::Str(s),
-            )
-        }
-        RuleKind::EndsWith => {
-            let s = string()?;
-            (
-                format!("a value ending with {}", checks::quoted(&s)),
-                Arg::Str(s),
-            )
-        }
-        RuleKind::Contains => {
-            let node = to_node(value).map_err(|e| format!("{e:#} (at {at})"))?;
-            (
-                format!("a value containing {}", value.to_repr()),
-                Arg::Value(value, Some(node)),
-            )
-        }
-        RuleKind::Matches => {
-            let s = string()?;
-            let re = super::re2::compile(&s).map_err(|e| {
-                format!(
-                    "expected keyword argument \"matches\" to be a valid regular expression, but {}: {e} (at {at})",
-                    checks::quoted(&s),
-                )
-            })?;
-            (
-                format!("a value matching {}", checks::quoted(&s)),
-                Arg::Regex(re, s),
-            )
-        }
-        RuleKind::Format => {
-            let s = string()?;
-            let f = Format::parse(&s).ok_or_else(|| {
-                format!(
-                    "unknown format {} (want one of: {}) (at {at})",
-                    checks::quoted(&s),
-                    formats::NAMES.join(", ")
-                )
-            })?;
-            (format!("a valid {}", f.name()), Arg::Format(f))
-        }
-        RuleKind::Even | RuleKind::Odd => {
-            let b = value.unpack_bool().ok_or_else(|| want("a boolean"))?;
-            let desc = if kind == RuleKind::Even {
-                "an even number"
-            } else {
-                "an odd number"
-            };
-            (desc.into(), if b { Arg::Int(0) } else { Arg::Off })
-        }
-        RuleKind::MultipleOf => {
-            let n = number_of(value)
-                .filter(|_| is_number(value))
-                .ok_or_else(|| want("a number"))?;
-            if n.is_zero() {
-                return Err(format!(
-                    "expected keyword argument \"multiple_of\" to be a non-zero number (at {at})"
-                )
-                .into());
-            }
-            (format!("a multiple of {}", n.text()), Arg::Number(n))
-        }
-        RuleKind::Cel => {
-            let s = string()?;
-            let rule = cel::compile(&s).map_err(|e| {
-                format!(
-                    "cel= expression {} does not compile: {e} (at {at})",
-                    checks::quoted(&s)
-                )
-            })?;
-            (
-                format!("a value satisfying the CEL rule {}", checks::quoted(&s)),
-                Arg::Cel(Box::new(rule)),
-            )
-        }
+    let Some(desc) = items[0].unpack_str() else {
+        return Err(ParseError::new(format!(
+            "expected first item in the 2-tuple to be a string describing a valid value, but was {} (at {at})",
+            type_of(items[0])
+        )));
+    };
+    let func = items[1];
+    check_assertion(func, heap).map_err(|e| ParseError::new(format!("{e} (at {at})")))?;
+    Ok(Custom {
+        desc: desc.to_owned(),
+        func,
+        message,
+        by: by.clone(),
     })
 }
 
@@ -725,14 +463,20 @@ impl<'v> Validation<'v> {
             self.run_custom(eval, c, value, subject, &mut out);
         }
         for n in &self.named {
-            if let Arg::Cel(rule) = &n.arg {
-                if let Some(v) = run_cel(rule, n, node, subject.budget) {
-                    out.push(v);
+            let cx = Cx {
+                heap,
+                arg: n.arg,
+                budget: subject.budget,
+            };
+            match n.rule.check(node, &cx) {
+                Ok(()) => {}
+                Err(Failure::Found(found)) => {
+                    out.push(violation(n.desc.clone(), &n.by, Some(found)))
                 }
-                continue;
-            }
-            if let Err(found) = self.run_named(eval.heap(), n, node) {
-                out.push(violation(n.desc.clone(), &n.by, Some(found)));
+                Err(Failure::RuleError(e)) => out.push(Violation {
+                    rule_error: true,
+                    ..violation(n.desc.clone(), &n.by, Some(e))
+                }),
             }
         }
         Ok(out)
@@ -778,72 +522,6 @@ impl<'v> Validation<'v> {
             rule_error: false,
         });
     }
-
-    fn run_named(&self, heap: Heap<'v>, n: &Named<'v>, node: &Node) -> Result<(), String> {
-        match (&n.arg, n.kind) {
-            (Arg::Value(bound, bound_node), RuleKind::Min | RuleKind::Max) => {
-                let val = from_node(heap, node);
-                let bound = match bound_node {
-                    Some(b) => from_node(heap, b),
-                    None => *bound,
-                };
-                let min = n.kind == RuleKind::Min;
-                let ord = val.compare(bound).map_err(|_| {
-                    format!(
-                        "{} {} {} not implemented",
-                        val.get_type(),
-                        if min { ">=" } else { "<=" },
-                        bound.get_type()
-                    )
-                })?;
-                match (min, ord) {
-                    (true, Ordering::Less) => {
-                        Err(format!("value < {}", crate::eval::builtins::go_str(bound)))
-                    }
-                    (false, Ordering::Greater) => {
-                        Err(format!("value > {}", crate::eval::builtins::go_str(bound)))
-                    }
-                    _ => Ok(()),
-                }
-            }
-            (Arg::Number(bound), RuleKind::MinLen | RuleKind::MaxLen) => {
-                let len = checks::length(node)?;
-                let ord = match bound {
-                    Number::Int(b) => (len as i128).cmp(&(*b as i128)),
-                    Number::Float(b) => (len as f64).partial_cmp(b).unwrap_or(Ordering::Equal),
-                };
-                match (n.kind, ord) {
-                    (RuleKind::MinLen, Ordering::Less) | (RuleKind::MaxLen, Ordering::Greater) => {
-                        Err(format!("length = {len}"))
-                    }
-                    _ => Ok(()),
-                }
-            }
-            (Arg::Keys(keys), _) => one_not_null(heap, node, keys.as_deref()),
-            (Arg::Seq(allowed), _) => {
-                if allowed.iter().any(|a| a.value_eq(node)) {
-                    Ok(())
-                } else {
-                    Err("not one of allowed values".into())
-                }
-            }
-            (Arg::Int(want), RuleKind::Len) => checks::len_eq(node, *want),
-            (Arg::Int(_), RuleKind::Even) => checks::parity(node, true),
-            (Arg::Int(_), RuleKind::Odd) => checks::parity(node, false),
-            (Arg::Str(s), RuleKind::StartsWith) => checks::starts_with(node, s),
-            (Arg::Str(s), _) => checks::ends_with(node, s),
-            (Arg::Value(v, wanted), _) => {
-                let wanted = wanted.clone().unwrap_or(Node::Null);
-                checks::contains(node, &wanted, &v.to_repr())
-            }
-            (Arg::Regex(re, s), _) => checks::matches(node, re, s),
-            (Arg::Format(f), _) => checks::format(node, *f),
-            (Arg::Number(m), _) => checks::multiple_of(node, *m),
-            // run by `run_cel`
-            (Arg::Cel(_), _) => Ok(()),
-            (Arg::Int(_), _) | (Arg::Off, _) => Ok(()),
-        }
-    }
 }
 
 fn violation(desc: String, by: &Pos, found: Option<String>) -> Violation {
@@ -854,63 +532,6 @@ fn violation(desc: String, by: &Pos, found: Option<String>) -> Violation {
         message: None,
         rule_error: false,
     }
-}
-
-/// A `cel=` rule: a violation when it evaluates to false, a rule error when it cannot be
-/// evaluated. Transition rules (`oldSelf`) are skipped.
-fn run_cel(
-    rule: &CelRule,
-    n: &Named,
-    node: &Node,
-    budget: Option<&cel::CostBudget>,
-) -> Option<Violation> {
-    if rule.transition {
-        return None;
-    }
-    match cel::evaluate_in(rule, node, budget) {
-        Ok(true) => None,
-        Ok(false) => Some(violation(
-            n.desc.clone(),
-            &n.by,
-            Some("CEL rule evaluated to false".into()),
-        )),
-        Err(e) => Some(Violation {
-            rule_error: true,
-            ..violation(n.desc.clone(), &n.by, Some(e))
-        }),
-    }
-}
-
-/// A named rule as schema export reads it.
-pub struct RuleView<'a> {
-    pub kind: RuleKind,
-    /// The `must be:` text.
-    pub desc: &'a str,
-    pub arg: ArgView<'a>,
-    /// Where the rule was written.
-    pub by: &'a Pos,
-}
-
-/// The argument of a named rule, as schema export reads it.
-pub enum ArgView<'a> {
-    /// min/max bound, contains value (as a node, when it converts to one).
-    Value(Option<&'a Node>),
-    /// min_len/max_len bound, multiple_of divisor.
-    Number(Number),
-    /// one_not_null keys (None = all children).
-    Keys(Option<&'a [Node]>),
-    /// one_of's allowed values.
-    Values(&'a [Node]),
-    /// len; even/odd when on.
-    Int(i64),
-    /// starts_with/ends_with text, matches pattern.
-    Str(&'a str),
-    Format(Format),
-    Cel {
-        source: &'a str,
-    },
-    /// even=False / odd=False.
-    Off,
 }
 
 impl Validation<'_> {
@@ -933,70 +554,13 @@ impl Validation<'_> {
             .collect()
     }
 
-    /// The named rules, in the order they run.
-    pub fn named_rules(&self) -> Vec<RuleView<'_>> {
+    /// The named rules, in the order they run: each with its `must be:` text and where it
+    /// was written.
+    pub fn named_rules(&self) -> Vec<(&NamedRule, &str, &Pos)> {
         self.named
             .iter()
-            .map(|n| RuleView {
-                kind: n.kind,
-                desc: &n.desc,
-                by: &n.by,
-                arg: match &n.arg {
-                    Arg::Value(_, node) => ArgView::Value(node.as_ref()),
-                    Arg::Number(x) => ArgView::Number(*x),
-                    Arg::Keys(k) => ArgView::Keys(k.as_deref()),
-                    Arg::Seq(v) => ArgView::Values(v),
-                    Arg::Int(i) => ArgView::Int(*i),
-                    Arg::Str(s) | Arg::Regex(_, s) => ArgView::Str(s),
-                    Arg::Format(f) => ArgView::Format(*f),
-                    Arg::Cel(rule) => ArgView::Cel {
-                        source: &rule.source,
-                    },
-                    Arg::Off => ArgView::Off,
-                },
-            })
+            .map(|n| (&n.rule, n.desc.as_str(), &n.by))
             .collect()
-    }
-}
-
-fn one_not_null<'v>(heap: Heap<'v>, node: &Node, keys: Option<&[Node]>) -> Result<(), String> {
-    let Node::Map(m) = node else {
-        return Err(format!(
-            "value must be a map or dict, but was '{}'",
-            from_node_in_fragment(heap, node).get_type()
-        ));
-    };
-    if m.items.is_empty() {
-        return Err("value is empty".into());
-    }
-    let not_null: Vec<&Node> = match keys {
-        None => m
-            .items
-            .iter()
-            .filter(|i| !i.value.is_null())
-            .map(|i| &i.key)
-            .collect(),
-        Some(keys) => keys
-            .iter()
-            .filter(|k| {
-                m.items.iter().any(|i| {
-                    !i.value.is_null()
-                        && i.key.value_eq(k)
-                        && matches!(i.key, Node::Bool(_)) == matches!(k, Node::Bool(_))
-                })
-            })
-            .collect(),
-    };
-    match not_null.len() {
-        0 => Err("all values are null".into()),
-        1 => Ok(()),
-        _ => {
-            let reprs: Vec<String> = not_null
-                .iter()
-                .map(|k| scalar_value(heap, k).to_repr())
-                .collect();
-            Err(format!("[{}] are not null", reprs.join(", ")))
-        }
     }
 }
 

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use std::borrow::Cow;
 
+use super::Run;
 use crate::diagnostic::{Diagnostic, Kind};
 use crate::eval::runtime::Runtime;
 use crate::files::{FileKind, InputFile};
@@ -31,7 +32,7 @@ fn parse_with(rt: &Runtime, file: &InputFile, strict: bool, keep: Keep) -> anyho
     let id = rt.names().id(&file.rel_path);
     let opts = ParseOptions {
         strict,
-        aliases: rt.aliases.clone(),
+        aliases: Run::of(rt)?.aliases.clone(),
     };
     parse_keeping(&src, id, &opts, keep).map_err(|e| {
         let text = format!("Unmarshaling YAML template '{}': {e}", file.rel_path);
@@ -58,29 +59,30 @@ pub(crate) fn parse_yaml_files(
     files: &[&InputFile],
     keep: &[Keep],
     strict: bool,
-) -> Vec<anyhow::Result<DocSet>> {
+) -> anyhow::Result<Vec<anyhow::Result<DocSet>>> {
     let serial = |i: usize, f: &InputFile| {
         parse_with(rt, f, strict, keep.get(i).copied().unwrap_or(Keep::Trees))
     };
     let threads = cores_for(files.iter().map(|f| f.data.len()).sum());
     if threads < 2 {
-        return files
+        return Ok(files
             .iter()
             .enumerate()
             .map(|(i, f)| serial(i, f))
-            .collect();
+            .collect());
     }
     // a file that is not UTF-8 is left to the serial pass
     let texts: Vec<Option<(Cow<'_, str>, FileId)>> = files
         .iter()
         .map(|f| Some((text_of(f).ok()?, rt.names().id(&f.rel_path))))
         .collect();
-    parse_in_pieces(threads, &texts, keep, strict, &rt.aliases)
+    let aliases = &Run::of(rt)?.aliases;
+    Ok(parse_in_pieces(threads, &texts, keep, strict, aliases)
         .into_iter()
         .zip(files)
         .enumerate()
         .map(|(i, (ds, file))| ds.map_or_else(|| serial(i, file), Ok))
-        .collect()
+        .collect())
 }
 
 /// Compiles a parsed YAML file: a template when it has `#@` comments, else plain YAML.

@@ -12,17 +12,18 @@ use starlark::eval::FileLoader;
 use starlark::values::OwnedFrozenValue;
 
 use super::compile::{compile_file, Compiled};
-use super::data::{data_module, frozen_values};
-use super::execution::{library_values, with_host, LibraryInputs, Settings};
-use super::libmodule::library_module;
-use super::library::{dir_of, join, Library};
+use super::execution::{with_host, Settings};
+use super::library_values::{library_values, LibraryInputs};
 use super::refs::Envelope;
+use super::Run;
 use crate::diagnostic::{reword, Reword as _};
 use crate::eval::exec::run_template;
-use crate::eval::replace::register_template;
 use crate::eval::runtime::Runtime;
+use crate::files::library::{dir_of, join, Library};
 use crate::files::{FileKind, InputFile};
-use crate::modules;
+use crate::modules::data::{data_module, frozen_values};
+use crate::modules::library::library_module;
+use crate::modules::{self, template};
 use crate::yaml::Node;
 
 /// What `@ytt:library` of a library can reach: its private libraries and the envelopes
@@ -84,7 +85,7 @@ impl<'a> LibraryEval<'a> {
             null_values_are_none: false,
             private_libs: RefCell::new(HashMap::new()),
             loading: RefCell::new(Vec::new()),
-            template_module: modules::build_module("template", register_template),
+            template_module: modules::build_module("template", template::register),
         }
     }
 
@@ -121,7 +122,7 @@ impl<'a> LibraryEval<'a> {
             }
             "library" => library_module(self.scope.clone(), dir),
             "overlay" => Ok(modules::overlay_module()),
-            _ => self.rt.modules.get(name).ok_or_else(|| {
+            _ => Run::of(self.rt)?.modules.get(name).ok_or_else(|| {
                 anyhow!(
                     "builtin ytt library does not have module '{name}' (hint: is it available in newer version of ytt?)"
                 )

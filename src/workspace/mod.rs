@@ -2,10 +2,9 @@
 //! (templates → evaluation → output documents).
 
 mod compile;
-mod data;
 mod execution;
-mod libmodule;
-mod library;
+mod libraries;
+mod library_values;
 mod loader;
 mod refs;
 pub mod values;
@@ -14,14 +13,16 @@ use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
 use crate::eval::runtime::Runtime;
+use crate::files::library::Library;
 use crate::files::InputFile;
+use crate::modules::Modules;
 use crate::schema::export::SchemaExport;
 use crate::schema::Sources;
 use crate::template::CompileOptions;
 use crate::yaml::parser::AliasBudget;
 use crate::yaml::{Doc, DocSet, FileNames, Meta, Node};
-use execution::{LibraryInputs, Settings};
-use library::Library;
+use execution::Settings;
+use library_values::LibraryInputs;
 pub use values::CliValues;
 
 /// Options of one template run that shape evaluation (not output).
@@ -49,7 +50,7 @@ pub struct RenderOptions {
     /// `--output-disable-validation`
     pub disable_output_validation: bool,
     /// Where `print()` output and warnings go as they happen.
-    pub messages: crate::eval::runtime::Messages,
+    pub messages: crate::messages::Messages,
     /// The `@ytt:` modules templates may load besides the engine's own (`template`,
     /// `data`, `library`, `overlay`): the standard library is the `ytt-stdlib` crate's
     /// (`ytt_stdlib::modules()`). None by default.
@@ -60,7 +61,7 @@ pub struct RenderOptions {
     /// The memory budget the embedder's allocator keeps, if it keeps one: a run that
     /// passes it stops at its next Starlark step with an error naming where (see
     /// `eval::budget`), and loops collect garbage before they would pass it.
-    pub memory_budget: Option<crate::MemoryBudget>,
+    pub memory_budget: Option<crate::eval::budget::MemoryBudget>,
     /// The caller writes the output documents as YAML (`emit::yaml_texts`): templates'
     /// documents are written while the run goes on, on another core.
     pub write_ahead: bool,
@@ -165,11 +166,13 @@ pub fn render_on_this_thread(
 
 fn run(mut opts: RenderOptions, files: Vec<InputFile>) -> anyhow::Result<Rendered> {
     let files: Vec<Arc<InputFile>> = files.into_iter().map(Arc::new).collect();
-    let mut rt = Runtime::new();
-    rt.sources = Sources::new(opts.names.clone());
-    rt.aliases = opts.aliases.clone();
+    let run = Run {
+        sources: Sources::new(opts.names.clone()),
+        aliases: opts.aliases.clone(),
+        modules: opts.modules.clone(),
+    };
+    let mut rt = Runtime::new(opts.names.clone(), run);
     rt.messages = opts.messages.clone();
-    rt.modules = opts.modules.clone();
     rt.gc.held = opts.held_bytes;
     rt.gc.limit = opts.memory_budget.map(|b| b.limit);
     rt.budget = opts.memory_budget;
@@ -190,7 +193,7 @@ fn run(mut opts: RenderOptions, files: Vec<InputFile>) -> anyhow::Result<Rendere
         with_values: Vec::new(),
     };
     let mut stage = execution::with_host(&rt, |host| {
-        execution::library_values(&rt, &library, inputs, settings, host)
+        library_values::library_values(&rt, &library, inputs, settings, host)
     })?;
     if opts.schema_inspect || opts.data_values_inspect {
         drop_aside(stage.take_parsed());
@@ -221,6 +224,23 @@ fn run(mut opts: RenderOptions, files: Vec<InputFile>) -> anyhow::Result<Rendere
     })
 }
 
+/// What the workspace keeps of a run besides the evaluation's state, held for it by the
+/// run's [`Runtime`], so that `@ytt:library` (running a library from an evaluator) has it
+/// too: the texts of the run's files, which reports quote; the YAML alias budget; the
+/// `@ytt:` modules the embedder registered.
+pub(crate) struct Run {
+    pub sources: Sources,
+    pub aliases: AliasBudget,
+    pub modules: Modules,
+}
+
+impl Run {
+    /// The workspace's part of the run `rt` belongs to.
+    pub fn of(rt: &Runtime) -> anyhow::Result<&Run> {
+        (rt.owner()).ok_or_else(|| anyhow::anyhow!("internal error: a runtime without its run"))
+    }
+}
+
 /// Frees `value` on a thread of its own: the parse trees an inspection no longer needs
 /// take a tenth of its time to free (`bench/package-inspect`: 4.7 M of 135 M
 /// instructions, 0.6 ms). Freeing a tree recurses as deep as it nests.
@@ -234,5 +254,5 @@ fn drop_aside<T: Send + 'static>(value: T) {
 
 /// The Starlark globals of every module.
 pub(crate) fn globals() -> &'static starlark::environment::Globals {
-    crate::eval::exec::globals()
+    crate::eval::globals::globals()
 }

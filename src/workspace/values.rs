@@ -6,12 +6,9 @@ use anyhow::{anyhow, bail};
 
 use crate::diagnostic::indent;
 use crate::overlay::OverlayError;
-use crate::template::annotations::annotations_of;
+use crate::template::annotations::{annotations_of, DATA_VALUES, DATA_VALUES_SCHEMA};
 use crate::yaml::parser::ParseOptions;
 use crate::yaml::{Doc, DocSet, FileNames, Map, MapItem, Meta, Node, Pos};
-
-pub const DATA_VALUES: &str = "data/values";
-pub const DATA_VALUES_SCHEMA: &str = "data/values-schema";
 
 /// Data values given on the command line, already in precedence order (lowest first):
 /// `--data-values-file`, `--data-values-env`, `--data-values-env-yaml`, `-v`,

@@ -475,9 +475,18 @@ impl Node {
         !matches!(self, Node::Map(_) | Node::Array(_))
     }
 
-    /// The type name the reference uses in messages about nodes (`integer`, `map`, …).
+    /// The type name the reference uses in messages about nodes (`integer`, `map`, …;
+    /// the other vocabularies are in `typenames`).
     pub fn type_name(&self) -> &'static str {
-        crate::typenames::node(self)
+        match self {
+            Node::Null => "null",
+            Node::Bool(_) => "boolean",
+            Node::Int(_) => "integer",
+            Node::Float(_) => "float",
+            Node::Str(_) => "string",
+            Node::Map(_) => "map",
+            Node::Array(_) => "array",
+        }
     }
 
     /// Compare two nodes by value only (ignoring metadata); ints and floats compare

@@ -5,9 +5,13 @@
 //! - null: empty, `~`, `null`, `Null`, `NULL`;
 //! - ints: optional sign, `_` separators (anywhere after the first character), `0x`, `0b`,
 //!   `0o`/`0O`, leading-zero octal (`017` → 15);
-//! - floats: `1.`, `.5`, `1e3`, `.inf`, `-.Inf`, `.nan`, …; an out-of-range float
-//!   (`1.0e400`) stays a string;
+//! - floats: `1.`, `.5`, `1e3`, `.inf`, `-.Inf`, `.nan`, …, and after a `.` what Go's
+//!   `ParseFloat` reads (`.1_0`); an out-of-range float (`1.0e400`) stays a string;
 //! - timestamps and sexagesimal numbers stay strings.
+//!
+//! The one owner of these rules: the parser, `--strict`, tagged scalars and the emitter
+//! (which quotes a string that would read back as something else, `reads_as_non_string`)
+//! all ask this module.
 //!
 //! Integers beyond `i64` but within `u64` (`9223372036854775808`, `0xFFFFFFFFFFFFFFFF`)
 //! are ints in the reference; `Node` only has `i64`, so they become floats here (the
@@ -94,7 +98,7 @@ pub fn resolve_plain_strict(s: &str) -> Result<Node, String> {
 /// `--strict` rejects it and the emitter quotes it). go-yaml's timestamp check: Go `time.Parse` with the layouts
 /// `2006-1-2T15:4:5.999999999Z07:00`, `2006-1-2t15:4:5.999999999Z07:00`,
 /// `2006-1-2 15:4:5.999999999` and `2006-1-2`.
-pub(crate) fn is_timestamp(s: &str) -> bool {
+fn is_timestamp(s: &str) -> bool {
     let p = s.as_bytes();
     // quick check: four digits then '-'
     if p.len() < 5 || !p[..4].iter().all(u8::is_ascii_digit) || p[4] != b'-' {
@@ -266,6 +270,76 @@ fn is_strict_float(s: &str) -> bool {
     i == b.len()
 }
 
+/// Whether the plain scalar `s` would not read back as this string, so that go-yaml's
+/// encoder (and ours) writes it double-quoted: it resolves to another type, or it is a
+/// timestamp or a base-60 float, which the reader keeps as strings and the encoder quotes
+/// all the same.
+pub(crate) fn reads_as_non_string(s: &str) -> bool {
+    // [`resolve_non_str`]'s steps, asked only whether they resolve (the emitter asks for
+    // every string it writes)
+    let Some(&first) = s.as_bytes().first() else {
+        return true;
+    };
+    match first {
+        b'y' | b'Y' | b'n' | b'N' | b't' | b'T' | b'f' | b'F' | b'o' | b'O' | b'~' => {
+            resolve_word(s).is_some()
+        }
+        b'.' => resolve_dot(s).is_some(),
+        b'+' | b'-' | b'0'..=b'9' => {
+            resolve_signed_special(s).is_some()
+                || is_timestamp(s)
+                || resolve_number(s).is_some()
+                || is_base60_float(s.as_bytes())
+        }
+        _ => false,
+    }
+}
+
+/// `^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$`
+fn is_base60_float(p: &[u8]) -> bool {
+    if !p.contains(&b':') {
+        return false;
+    }
+    let mut i = 0;
+    if i < p.len() && (p[i] == b'+' || p[i] == b'-') {
+        i += 1;
+    }
+    if i >= p.len() || !p[i].is_ascii_digit() {
+        return false;
+    }
+    i += 1;
+    while i < p.len() && (p[i].is_ascii_digit() || p[i] == b'_') {
+        i += 1;
+    }
+    let mut groups = 0;
+    while i < p.len() && p[i] == b':' {
+        i += 1;
+        // [0-5]?[0-9]
+        if i + 1 < p.len()
+            && (b'0'..=b'5').contains(&p[i])
+            && p[i + 1].is_ascii_digit()
+            && !(i + 2 < p.len() && p[i + 2].is_ascii_digit())
+        {
+            i += 2;
+        } else if i < p.len() && p[i].is_ascii_digit() {
+            i += 1;
+        } else {
+            return false;
+        }
+        groups += 1;
+    }
+    if groups == 0 {
+        return false;
+    }
+    if i < p.len() && p[i] == b'.' {
+        i += 1;
+        while i < p.len() && (p[i].is_ascii_digit() || p[i] == b'_') {
+            i += 1;
+        }
+    }
+    i == p.len()
+}
+
 /// The non-string resolution of a plain scalar, or `None` when it is a string.
 fn resolve_non_str(s: &str) -> Option<Node> {
     let first = match s.as_bytes().first() {
@@ -308,18 +382,53 @@ fn resolve_signed_special(s: &str) -> Option<Node> {
     }
 }
 
-/// Scalars starting with `.`: `.inf`, `.nan` and floats like `.5` (no `_` removal here).
+/// Scalars starting with `.`: `.inf`, `.nan`, and what Go's `strconv.ParseFloat` reads
+/// (go-yaml's resolver hands them to it as written): `.5`, `.1_0`, `.5e3`.
 fn resolve_dot(s: &str) -> Option<Node> {
     match s {
         ".inf" | ".Inf" | ".INF" => return Some(Node::Float(f64::INFINITY)),
         ".nan" | ".NaN" | ".NAN" => return Some(Node::Float(f64::NAN)),
         _ => {}
     }
-    if is_yaml_float(s) {
-        parse_finite_float(s).map(Node::Float)
-    } else {
-        None
+    parse_go_dot_float(s).map(Node::Float)
+}
+
+/// Go's `strconv.ParseFloat` of a string starting with `.`: decimal digits, `_` between
+/// two of them, an optional exponent; a value out of range is an error.
+fn parse_go_dot_float(s: &str) -> Option<f64> {
+    let b = s.as_bytes();
+    if b.first() != Some(&b'.') {
+        return None;
     }
+    // digits with `_` only between two of them, at least one digit
+    let digits = |from: usize| -> Option<usize> {
+        let mut i = from;
+        let mut prev_digit = false;
+        while i < b.len() {
+            match b[i] {
+                b'0'..=b'9' => prev_digit = true,
+                b'_' if prev_digit => prev_digit = false,
+                b'_' => return None,
+                _ => break,
+            }
+            i += 1;
+        }
+        (i > from && prev_digit).then_some(i)
+    };
+    let mut i = digits(1)?;
+    if i < b.len() {
+        if b[i] != b'e' && b[i] != b'E' {
+            return None;
+        }
+        i += 1;
+        if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+            i += 1;
+        }
+        if digits(i)? != b.len() {
+            return None;
+        }
+    }
+    parse_finite_float(&s.replace('_', ""))
 }
 
 fn resolve_number(s: &str) -> Option<Node> {
@@ -454,7 +563,7 @@ pub enum CoreTag {
     Binary,
     /// `!!merge`: on a `<<` key, a merge like the plain `<<`; elsewhere a string.
     Merge,
-    /// `!!timestamp`: a scalar go-yaml reads as a time (see [`is_timestamp`]), kept as a
+    /// `!!timestamp`: a scalar go-yaml reads as a time (see `is_timestamp`), kept as a
     /// string.
     Timestamp,
     /// `!!map`, `!!seq`, … and unknown local tags: the value is kept as a string (scalars)
@@ -619,6 +728,15 @@ mod tests {
         assert_eq!(f("1e+3"), 1000.0);
         assert_eq!(f("6.8523015e+5"), 685230.15);
         assert_eq!(f("1_0.5"), 10.5);
+        // `.`: Go's ParseFloat, `_` between digits
+        assert_eq!(f(".1_0"), 0.1);
+        assert_eq!(f(".1e1_0"), 1e9);
+        assert_eq!(f(".5E+3"), 500.0);
+        for s in [
+            "._5", ".5_", ".5__5", ".5_e3", ".5e_3", ".5e", ".", ".e3", ".5x", ".1e400",
+        ] {
+            is_str(s);
+        }
         assert_eq!(f(".inf"), f64::INFINITY);
         assert_eq!(f(".Inf"), f64::INFINITY);
         assert_eq!(f("+.INF"), f64::INFINITY);
@@ -629,6 +747,51 @@ mod tests {
         assert_eq!(f("123456789012345678901234567890"), 1.2345678901234568e29);
         // beyond u64
         assert_eq!(f("18446744073709551616"), 18446744073709551616.0);
+    }
+
+    /// The strings the emitter quotes: those that read back as another type, and
+    /// timestamps and base-60 floats.
+    #[test]
+    fn strings_that_would_not_read_back() {
+        for s in [
+            "",
+            "~",
+            "yes",
+            "Off",
+            "NULL",
+            "12",
+            "-0x1F",
+            "1_000",
+            "1_",
+            "0o17",
+            "+.inf",
+            ".NaN",
+            ".5",
+            ".1_0",
+            "1e3",
+            "18446744073709551615",
+            "2001-01-01",
+            "2001-1-2 3:04:05",
+            "1:20",
+            "-1:20:30.5",
+        ] {
+            assert!(reads_as_non_string(s), "{s:?}");
+        }
+        for s in [
+            "x",
+            "yes!",
+            "._5",
+            "0x",
+            "1e400",
+            "2001-13-01",
+            "+",
+            "-",
+            "1:2:",
+            "1:60",
+            ".e3",
+        ] {
+            assert!(!reads_as_non_string(s), "{s:?}");
+        }
     }
 
     /// Beyond int64 and up to uint64, integers stay integers (as go-yaml reads them).

@@ -1,6 +1,9 @@
-//! `@ytt:assert`: `equals`, `fail`, `try_to`, and the assertion objects made by `min`,
-//! `max`, `min_len`, `max_len`, `not_null`, `one_not_null` and `one_of` (`type()` is
-//! `@ytt:assert.assertion`, with a `.check(value)` method returning True or failing).
+//! `@ytt:assert`: `equals`, `fail`, `try_to`, `validate`, `valid`, and assertion objects
+//! (`type()` is `@ytt:assert.assertion`, with a `.check(value)` method returning True or
+//! failing): the reference's `min`, `max`, `min_len`, `max_len`, `not_null`,
+//! `one_not_null` and `one_of`, which check Starlark values in the reference's words, and
+//! one made from each named rule whose definition offers it (`len`, `starts_with`, …;
+//! `ytt::module_api::rules`).
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -24,11 +27,11 @@ use starlark::values::{
 };
 use starlark_derive::starlark_value;
 
-use ytt::module_api::checks::{self, Format, Number};
+use ytt::module_api::rules::{Assert, Cx, Def, NamedRule};
 use ytt::module_api::{
-    call_catching, check_positional, error_message, from_node, go_regex, go_str, is_function,
-    sequence_items, starlark_go, struct_fields, to_node, validate_fragment, validate_value,
-    FragmentNode, YamlFragment,
+    call_catching, check_positional, error_message, from_node, go_str, is_function, sequence_items,
+    starlark_go, struct_fields, to_node, validate_fragment, validate_value, FragmentNode,
+    YamlFragment,
 };
 use ytt::yaml::Node;
 
@@ -46,8 +49,9 @@ fn lambda_fail(function: &'static str, msg: impl Into<String>) -> anyhow::Error 
     .into()
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Allocative)]
-pub enum AssertKind {
+/// What an assertion object checks.
+#[derive(Debug, Clone, PartialEq, Default)]
+enum Kind {
     #[default]
     Min,
     Max,
@@ -56,57 +60,46 @@ pub enum AssertKind {
     NotNull,
     OneNotNull,
     OneOf,
-    Len,
-    StartsWith,
-    EndsWith,
-    Contains,
-    Matches,
-    Format,
-    Even,
-    Odd,
-    MultipleOf,
+    /// Made from a named rule's definition (`function` is its name).
+    Made {
+        function: &'static str,
+        rule: NamedRule,
+    },
 }
 
-impl AssertKind {
-    fn function(self) -> &'static str {
+impl Kind {
+    fn function(&self) -> &'static str {
         match self {
-            AssertKind::Min => "assert.min",
-            AssertKind::Max => "assert.max",
-            AssertKind::MinLen => "assert.min_len",
-            AssertKind::MaxLen => "assert.max_len",
-            AssertKind::NotNull => "assert.not_null",
-            AssertKind::OneNotNull => "assert.one_not_null",
-            AssertKind::OneOf => "assert.one_of",
-            AssertKind::Len => "assert.len",
-            AssertKind::StartsWith => "assert.starts_with",
-            AssertKind::EndsWith => "assert.ends_with",
-            AssertKind::Contains => "assert.contains",
-            AssertKind::Matches => "assert.matches",
-            AssertKind::Format => "assert.format",
-            AssertKind::Even => "assert.even",
-            AssertKind::Odd => "assert.odd",
-            AssertKind::MultipleOf => "assert.multiple_of",
+            Kind::Min => "assert.min",
+            Kind::Max => "assert.max",
+            Kind::MinLen => "assert.min_len",
+            Kind::MaxLen => "assert.max_len",
+            Kind::NotNull => "assert.not_null",
+            Kind::OneNotNull => "assert.one_not_null",
+            Kind::OneOf => "assert.one_of",
+            Kind::Made { function, .. } => function,
         }
     }
 
     /// The name of the checking lambda's parameter, for argument-count errors.
-    fn param(self) -> &'static str {
+    fn param(&self) -> &'static str {
         match self {
-            AssertKind::NotNull => "value",
+            Kind::NotNull => "value",
             _ => "val",
         }
     }
 }
 
-/// An assertion object. `args` holds the function's argument (the bound for `min`/`max`/
-/// `min_len`/`max_len`, the keys for `one_not_null` unless `all_keys`, the allowed values
-/// for `one_of`).
+/// An assertion object. `args` holds the argument of one of the reference's functions
+/// (the bound for `min`/`max`/`min_len`/`max_len`, the keys for `one_not_null` unless
+/// `all_keys`, the allowed values for `one_of`).
 #[derive(Debug, Trace, Coerce, ProvidesStaticType, NoSerialize, StarlarkPagable, Allocative)]
 #[repr(C)]
 pub struct AssertionGen<V> {
     #[trace(static)]
     #[starlark_pagable(skip)]
-    kind: AssertKind,
+    #[allocative(skip)]
+    kind: Kind,
     all_keys: bool,
     args: Vec<V>,
 }
@@ -146,7 +139,7 @@ where
 }
 
 struct Parts<'v> {
-    kind: AssertKind,
+    kind: &'v Kind,
     all_keys: bool,
     args: Vec<Value<'v>>,
 }
@@ -154,13 +147,13 @@ struct Parts<'v> {
 fn parts<'v>(v: Value<'v>) -> Option<Parts<'v>> {
     if let Some(a) = v.downcast_ref::<Assertion<'v>>() {
         return Some(Parts {
-            kind: a.kind,
+            kind: &a.kind,
             all_keys: a.all_keys,
             args: a.args.clone(),
         });
     }
     v.downcast_ref::<FrozenAssertion>().map(|a| Parts {
-        kind: a.kind,
+        kind: &a.kind,
         all_keys: a.all_keys,
         args: a.args.iter().map(|v| v.to_value()).collect(),
     })
@@ -192,7 +185,7 @@ fn run_check<'v>(
     heap: Heap<'v>,
 ) -> anyhow::Result<bool> {
     let f = p.kind.function();
-    if p.kind == AssertKind::OneNotNull {
+    if *p.kind == Kind::OneNotNull {
         check_positional("check", args, kwargs, 1, 1)?;
         return check_one_not_null(p, args[0], heap).map_err(|e| anyhow!("check: {e}"));
     }
@@ -233,43 +226,43 @@ fn run_check<'v>(
         }
     };
     match p.kind {
-        AssertKind::Min | AssertKind::Max => {
+        Kind::Min | Kind::Max => {
             let bound = roundtrip(heap, arg0)?;
             let val = roundtrip(heap, v)?;
             let ord = val
                 .compare(bound)
                 .map_err(|e| lambda_err(error_message(&e)))?;
             match (p.kind, ord) {
-                (AssertKind::Min, Ordering::Less) => {
+                (Kind::Min, Ordering::Less) => {
                     Err(lambda_fail(f, format!("value < {}", go_str(bound))))
                 }
-                (AssertKind::Max, Ordering::Greater) => {
+                (Kind::Max, Ordering::Greater) => {
                     Err(lambda_fail(f, format!("value > {}", go_str(bound))))
                 }
                 _ => Ok(true),
             }
         }
-        AssertKind::MinLen | AssertKind::MaxLen => {
+        Kind::MinLen | Kind::MaxLen => {
             let len = v.length().map_err(|e| lambda_err(error_message(&e)))?;
             let ord = heap
                 .alloc(len)
                 .compare(arg0)
                 .map_err(|e| lambda_err(error_message(&e)))?;
             match (p.kind, ord) {
-                (AssertKind::MinLen, Ordering::Less) | (AssertKind::MaxLen, Ordering::Greater) => {
+                (Kind::MinLen, Ordering::Less) | (Kind::MaxLen, Ordering::Greater) => {
                     Err(lambda_fail(f, format!("length = {len}")))
                 }
                 _ => Ok(true),
             }
         }
-        AssertKind::NotNull => {
+        Kind::NotNull => {
             if v.is_none() {
                 Err(lambda_fail(f, "value is null"))
             } else {
                 Ok(true)
             }
         }
-        AssertKind::OneOf => {
+        Kind::OneOf => {
             let found = one_of_contains(&p.args, v).map_err(inner)?;
             if found {
                 Ok(true)
@@ -278,121 +271,51 @@ fn run_check<'v>(
             }
         }
         // handled before the lambda-style argument checks above
-        AssertKind::OneNotNull => check_one_not_null(p, v, heap).map_err(|e| anyhow!("check: {e}")),
-        _ => {
+        Kind::OneNotNull => check_one_not_null(p, v, heap).map_err(|e| anyhow!("check: {e}")),
+        Kind::Made { rule, .. } => {
             let node = to_node(v).map_err(|e| lambda_err(format!("{e:#}")))?;
-            check_added(p.kind, arg0, &node).map_err(|found| lambda_fail(f, found))?;
+            let cx = Cx {
+                heap,
+                arg: arg0,
+                budget: None,
+            };
+            rule.check(&node, &cx)
+                .map_err(|failure| lambda_fail(f, failure.text()))?;
             Ok(true)
         }
     }
 }
 
-/// The checks of the assertions this project adds (`len`, `starts_with`, …): `Err` holds
-/// the failure text.
-fn check_added(kind: AssertKind, arg: Value, node: &Node) -> Result<(), String> {
-    let text = || arg.unpack_str().unwrap_or("").to_owned();
-    match kind {
-        AssertKind::Len => checks::len_eq(
-            node,
-            number_arg(arg).map_or(0, |n| match n {
-                Number::Int(i) => i,
-                Number::Float(f) => f as i64,
-            }),
-        ),
-        AssertKind::StartsWith => checks::starts_with(node, &text()),
-        AssertKind::EndsWith => checks::ends_with(node, &text()),
-        AssertKind::Contains => {
-            let wanted = to_node(arg).map_err(|e| format!("{e:#}"))?;
-            checks::contains(node, &wanted, &arg.to_repr())
-        }
-        AssertKind::Matches => {
-            let pattern = text();
-            let re = go_regex(&pattern)?;
-            checks::matches(node, &re, &pattern)
-        }
-        AssertKind::Format => match Format::parse(&text()) {
-            Some(f) => checks::format(node, f),
-            None => Err(format!("unknown format {}", arg.to_repr())),
-        },
-        AssertKind::Even => checks::parity(node, true),
-        AssertKind::Odd => checks::parity(node, false),
-        AssertKind::MultipleOf => match number_arg(arg) {
-            Some(n) => checks::multiple_of(node, n),
-            None => Err("expected a number".into()),
-        },
-        _ => Ok(()),
-    }
-}
-
-fn number_arg(v: Value) -> Option<Number> {
-    match to_node(v).ok()? {
-        Node::Int(i) if v.get_type() == "int" => Some(Number::of_int(i.get())),
-        Node::Float(f) => Some(Number::Float(f)),
-        _ => None,
-    }
-}
-
-/// Makes an assertion object of one of the added kinds, checking its argument.
-fn make_added<'v>(
+/// An assertion object made from the definition of the named rule `name`: its argument
+/// read as the keyword's (none stands for `True`), refused in the function's words.
+fn make_rule<'v>(
     heap: Heap<'v>,
-    kind: AssertKind,
+    name: &str,
     args: &UnpackTuple<Value<'v>>,
     kwargs: &SmallMap<String, Value<'v>>,
 ) -> anyhow::Result<Value<'v>> {
-    let f = kind.function();
-    let want = match kind {
-        AssertKind::Even | AssertKind::Odd => 0,
-        _ => 1,
+    let def = Def::find(name);
+    let Some((
+        def,
+        Assert::Made {
+            function,
+            takes_arg,
+        },
+    )) = def.map(|d| (d, d.assert))
+    else {
+        bail!("assert.{name}: no assertion is made from this rule");
     };
-    check_positional(f, &args.items, kwargs, want, want)?;
-    if let Some(&a) = args.items.first() {
-        let ok = match kind {
-            AssertKind::Len => a.get_type() == "int",
-            AssertKind::StartsWith | AssertKind::EndsWith => a.unpack_str().is_some(),
-            AssertKind::Matches => match a.unpack_str() {
-                Some(p) => {
-                    if let Err(e) = go_regex(p) {
-                        bail!("{f}: invalid regular expression {}: {e}", a.to_repr());
-                    }
-                    true
-                }
-                None => false,
-            },
-            AssertKind::Format => match a.unpack_str() {
-                Some(name) => {
-                    if Format::parse(name).is_none() {
-                        bail!(
-                            "{f}: unknown format {} (want one of: {})",
-                            a.to_repr(),
-                            checks::FORMAT_NAMES.join(", ")
-                        );
-                    }
-                    true
-                }
-                None => false,
-            },
-            AssertKind::MultipleOf => match number_arg(a) {
-                Some(n) if !n.is_zero() => true,
-                Some(_) => bail!("{f}: expected a non-zero number"),
-                None => false,
-            },
-            AssertKind::Contains => to_node(a).is_ok(),
-            _ => true,
-        };
-        if !ok {
-            let what = match kind {
-                AssertKind::Len => "an int",
-                AssertKind::MultipleOf => "a number",
-                AssertKind::Contains => "a value that encodes to YAML",
-                _ => "a string",
-            };
-            bail!(
-                "{f}: expected argument to be {what}, but was {}",
-                a.get_type()
-            );
-        }
-    }
-    Ok(make(heap, kind, false, args.items.clone()))
+    let want = usize::from(takes_arg);
+    check_positional(function, &args.items, kwargs, want, want)?;
+    let arg = args.items.first().copied().unwrap_or(Value::new_bool(true));
+    let (rule, _) = def
+        .parse(arg, heap)
+        .map_err(|e| anyhow!(e.function(function, arg)))?;
+    Ok(heap.alloc(AssertionGen {
+        kind: Kind::Made { function, rule },
+        all_keys: false,
+        args: Vec::new(),
+    }))
 }
 
 /// The value as it would read back from YAML (fragments become lists/dicts, structs dicts).
@@ -470,7 +393,7 @@ fn same_key<'v>(a: Value<'v>, b: Value<'v>) -> bool {
     a.equals(b).unwrap_or(false)
 }
 
-fn make<'v>(heap: Heap<'v>, kind: AssertKind, all_keys: bool, args: Vec<Value<'v>>) -> Value<'v> {
+fn make<'v>(heap: Heap<'v>, kind: Kind, all_keys: bool, args: Vec<Value<'v>>) -> Value<'v> {
     heap.alloc(AssertionGen {
         kind,
         all_keys,
@@ -589,7 +512,7 @@ fn assert_members(builder: &mut GlobalsBuilder) {
         heap: Heap<'v>,
     ) -> anyhow::Result<Value<'v>> {
         check_positional("assert.min", &args.items, &kwargs, 1, 1)?;
-        Ok(make(heap, AssertKind::Min, false, args.items))
+        Ok(make(heap, Kind::Min, false, args.items))
     }
 
     /// Assertion: value <= maximum.
@@ -599,7 +522,7 @@ fn assert_members(builder: &mut GlobalsBuilder) {
         heap: Heap<'v>,
     ) -> anyhow::Result<Value<'v>> {
         check_positional("assert.max", &args.items, &kwargs, 1, 1)?;
-        Ok(make(heap, AssertKind::Max, false, args.items))
+        Ok(make(heap, Kind::Max, false, args.items))
     }
 
     /// Assertion: len(value) >= n.
@@ -609,7 +532,7 @@ fn assert_members(builder: &mut GlobalsBuilder) {
         heap: Heap<'v>,
     ) -> anyhow::Result<Value<'v>> {
         check_positional("assert.min_len", &args.items, &kwargs, 1, 1)?;
-        Ok(make(heap, AssertKind::MinLen, false, args.items))
+        Ok(make(heap, Kind::MinLen, false, args.items))
     }
 
     /// Assertion: len(value) <= n.
@@ -619,7 +542,7 @@ fn assert_members(builder: &mut GlobalsBuilder) {
         heap: Heap<'v>,
     ) -> anyhow::Result<Value<'v>> {
         check_positional("assert.max_len", &args.items, &kwargs, 1, 1)?;
-        Ok(make(heap, AssertKind::MaxLen, false, args.items))
+        Ok(make(heap, Kind::MaxLen, false, args.items))
     }
 
     /// Assertion: value is not None. With an argument, checks it right away.
@@ -631,7 +554,7 @@ fn assert_members(builder: &mut GlobalsBuilder) {
         let f = "assert.not_null";
         check_positional(f, &args.items, &kwargs, 0, 1)?;
         match args.items.first() {
-            None => Ok(make(heap, AssertKind::NotNull, false, Vec::new())),
+            None => Ok(make(heap, Kind::NotNull, false, Vec::new())),
             Some(v) if v.is_none() => bail!("{f}: fail: value is null"),
             Some(_) => Ok(Value::new_bool(true)),
         }
@@ -650,13 +573,13 @@ fn assert_members(builder: &mut GlobalsBuilder) {
         }
         check_positional(f, &args.items, &kwargs, 0, 1)?;
         let Some(keys) = args.items.first().copied() else {
-            return Ok(make(heap, AssertKind::OneNotNull, true, Vec::new()));
+            return Ok(make(heap, Kind::OneNotNull, true, Vec::new()));
         };
         if keys.unpack_bool() == Some(true) {
-            return Ok(make(heap, AssertKind::OneNotNull, true, Vec::new()));
+            return Ok(make(heap, Kind::OneNotNull, true, Vec::new()));
         }
         match sequence_items(heap, keys) {
-            Some(items) => Ok(make(heap, AssertKind::OneNotNull, false, items)),
+            Some(items) => Ok(make(heap, Kind::OneNotNull, false, items)),
             None => bail!(
                 "{f}: expected a sequence of keys, but was a '{}'",
                 keys.get_type()
@@ -670,7 +593,7 @@ fn assert_members(builder: &mut GlobalsBuilder) {
         #[starlark(kwargs)] kwargs: SmallMap<String, Value<'v>>,
         heap: Heap<'v>,
     ) -> anyhow::Result<Value<'v>> {
-        make_added(heap, AssertKind::Len, &args, &kwargs)
+        make_rule(heap, "len", &args, &kwargs)
     }
 
     /// Assertion: a string starting with the prefix.
@@ -679,7 +602,7 @@ fn assert_members(builder: &mut GlobalsBuilder) {
         #[starlark(kwargs)] kwargs: SmallMap<String, Value<'v>>,
         heap: Heap<'v>,
     ) -> anyhow::Result<Value<'v>> {
-        make_added(heap, AssertKind::StartsWith, &args, &kwargs)
+        make_rule(heap, "starts_with", &args, &kwargs)
     }
 
     /// Assertion: a string ending with the suffix.
@@ -688,7 +611,7 @@ fn assert_members(builder: &mut GlobalsBuilder) {
         #[starlark(kwargs)] kwargs: SmallMap<String, Value<'v>>,
         heap: Heap<'v>,
     ) -> anyhow::Result<Value<'v>> {
-        make_added(heap, AssertKind::EndsWith, &args, &kwargs)
+        make_rule(heap, "ends_with", &args, &kwargs)
     }
 
     /// Assertion: a string containing the substring, a list containing the element, a map
@@ -698,7 +621,7 @@ fn assert_members(builder: &mut GlobalsBuilder) {
         #[starlark(kwargs)] kwargs: SmallMap<String, Value<'v>>,
         heap: Heap<'v>,
     ) -> anyhow::Result<Value<'v>> {
-        make_added(heap, AssertKind::Contains, &args, &kwargs)
+        make_rule(heap, "contains", &args, &kwargs)
     }
 
     /// Assertion: a string matching the (RE2) regular expression.
@@ -707,7 +630,7 @@ fn assert_members(builder: &mut GlobalsBuilder) {
         #[starlark(kwargs)] kwargs: SmallMap<String, Value<'v>>,
         heap: Heap<'v>,
     ) -> anyhow::Result<Value<'v>> {
-        make_added(heap, AssertKind::Matches, &args, &kwargs)
+        make_rule(heap, "matches", &args, &kwargs)
     }
 
     /// Assertion: a string of the named format (`email`, `ipv4`, `quantity`, …).
@@ -716,7 +639,7 @@ fn assert_members(builder: &mut GlobalsBuilder) {
         #[starlark(kwargs)] kwargs: SmallMap<String, Value<'v>>,
         heap: Heap<'v>,
     ) -> anyhow::Result<Value<'v>> {
-        make_added(heap, AssertKind::Format, &args, &kwargs)
+        make_rule(heap, "format", &args, &kwargs)
     }
 
     /// Assertion: an even number.
@@ -725,7 +648,7 @@ fn assert_members(builder: &mut GlobalsBuilder) {
         #[starlark(kwargs)] kwargs: SmallMap<String, Value<'v>>,
         heap: Heap<'v>,
     ) -> anyhow::Result<Value<'v>> {
-        make_added(heap, AssertKind::Even, &args, &kwargs)
+        make_rule(heap, "even", &args, &kwargs)
     }
 
     /// Assertion: an odd number.
@@ -734,7 +657,7 @@ fn assert_members(builder: &mut GlobalsBuilder) {
         #[starlark(kwargs)] kwargs: SmallMap<String, Value<'v>>,
         heap: Heap<'v>,
     ) -> anyhow::Result<Value<'v>> {
-        make_added(heap, AssertKind::Odd, &args, &kwargs)
+        make_rule(heap, "odd", &args, &kwargs)
     }
 
     /// Assertion: a multiple of n.
@@ -743,7 +666,7 @@ fn assert_members(builder: &mut GlobalsBuilder) {
         #[starlark(kwargs)] kwargs: SmallMap<String, Value<'v>>,
         heap: Heap<'v>,
     ) -> anyhow::Result<Value<'v>> {
-        make_added(heap, AssertKind::MultipleOf, &args, &kwargs)
+        make_rule(heap, "multiple_of", &args, &kwargs)
     }
 
     /// Runs validation rules (as `@assert/validate` takes them) on `value`; fails with the
@@ -799,11 +722,11 @@ fn assert_members(builder: &mut GlobalsBuilder) {
         let f = "assert.one_of";
         check_positional(f, &args.items, &kwargs, 1, usize::MAX)?;
         if args.items.len() > 1 {
-            return Ok(make(heap, AssertKind::OneOf, false, args.items));
+            return Ok(make(heap, Kind::OneOf, false, args.items));
         }
         let seq = args.items[0];
         match sequence_items(heap, seq) {
-            Some(items) => Ok(make(heap, AssertKind::OneOf, false, items)),
+            Some(items) => Ok(make(heap, Kind::OneOf, false, items)),
             None => bail!("{f}: expected a sequence, but was a '{}'", seq.get_type()),
         }
     }
@@ -812,6 +735,39 @@ fn assert_members(builder: &mut GlobalsBuilder) {
 #[cfg(test)]
 mod tests {
     use crate::testutil::eval;
+    use ytt::module_api::rules::{Assert, RULES};
+
+    /// The namespace offers what the rules' definitions say: the reference's functions,
+    /// and one made from each definition that offers it, named after its function.
+    #[test]
+    fn functions_follow_the_rules() {
+        for def in RULES {
+            let function = format!("assert.{}", def.name);
+            match def.assert {
+                Assert::Reference => {
+                    assert_eq!(eval(&format!("type({function})")), "function", "{function}")
+                }
+                Assert::Made {
+                    function: made,
+                    takes_arg,
+                } => {
+                    assert_eq!(made, function);
+                    let call = if takes_arg {
+                        format!("{function}(1, 2)")
+                    } else {
+                        format!("{function}(1)")
+                    };
+                    let want = if takes_arg { 1 } else { 0 };
+                    assert_eq!(
+                        eval(&call),
+                        format!("ERR {function}: got {} arguments, want {want}", want + 1),
+                        "{function}"
+                    );
+                }
+                Assert::None => assert!(eval(&function).starts_with("ERR "), "{function}"),
+            }
+        }
+    }
 
     #[test]
     fn arg_counts() {
@@ -1063,6 +1019,11 @@ mod tests {
         assert_eq!(
             eval(r#"assert.len("2")"#),
             "ERR assert.len: expected argument to be an int, but was string"
+        );
+        // a length beyond 64 bits is refused, as `len=` refuses it (it was taken as 0)
+        assert_eq!(
+            eval("assert.len(1180591620717411303424)"),
+            "ERR assert.len: expected argument to be an int, but was int"
         );
         assert_eq!(
             eval("assert.even(1)"),

@@ -2,6 +2,7 @@
 //! are kept in IPv4-mapped IPv6 form and printed as IPv4, like Go's `net.IP`).
 
 use std::fmt;
+use std::net::Ipv4Addr;
 
 use allocative::Allocative;
 use starlark::any::ProvidesStaticType;
@@ -21,109 +22,15 @@ pub fn register(builder: &mut GlobalsBuilder) {
 
 const V4_IN_V6_PREFIX: [u8; 12] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff];
 
-/// Parses dotted-decimal IPv4 (four fields, no leading zeros, each at most 255).
-fn parse_v4(s: &str) -> Option<[u8; 4]> {
-    let mut out = [0u8; 4];
-    let mut fields = s.split('.');
-    for slot in out.iter_mut() {
-        let f = fields.next()?;
-        if f.is_empty() || f.len() > 3 || !f.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        if f.len() > 1 && f.starts_with('0') {
-            return None;
-        }
-        *slot = f.parse::<u8>().ok()?;
-    }
-    if fields.next().is_some() {
-        return None;
-    }
-    Some(out)
-}
-
-/// Parses IPv6 text (with `::` and a trailing embedded IPv4 allowed; no zone).
-fn parse_v6(s: &str) -> Option<[u8; 16]> {
-    let mut ip = [0u8; 16];
-    let mut ellipsis: Option<usize> = None;
-    let mut i = 0;
-    let mut s = s;
-    if let Some(rest) = s.strip_prefix("::") {
-        ellipsis = Some(0);
-        s = rest;
-        if s.is_empty() {
-            return Some(ip);
-        }
-    }
-    while i < 16 {
-        let digits = s.bytes().take_while(|b| b.is_ascii_hexdigit()).count();
-        if digits == 0 || digits > 4 {
-            return None;
-        }
-        if s.as_bytes().get(digits) == Some(&b'.') {
-            // Embedded IPv4 must be the last 4 bytes.
-            if ellipsis.is_none() && i != 12 {
-                return None;
-            }
-            if i + 4 > 16 {
-                return None;
-            }
-            let v4 = parse_v4(s)?;
-            ip[i..i + 4].copy_from_slice(&v4);
-            i += 4;
-            s = "";
-            break;
-        }
-        let group = u16::from_str_radix(&s[..digits], 16).ok()?;
-        ip[i] = (group >> 8) as u8;
-        ip[i + 1] = group as u8;
-        i += 2;
-        s = &s[digits..];
-        if s.is_empty() {
-            break;
-        }
-        s = s.strip_prefix(':')?;
-        if s.is_empty() {
-            return None;
-        }
-        if let Some(rest) = s.strip_prefix(':') {
-            if ellipsis.is_some() {
-                return None;
-            }
-            ellipsis = Some(i);
-            s = rest;
-            if s.is_empty() {
-                break;
-            }
-        }
-    }
-    if !s.is_empty() {
-        return None;
-    }
-    if i < 16 {
-        let e = ellipsis?;
-        let n = 16 - i;
-        ip.copy_within(e..i, e + n);
-        ip[e..e + n].fill(0);
-    } else if ellipsis.is_some() {
-        // `::` must stand for at least one group of zeros.
-        return None;
-    }
-    Some(ip)
-}
-
-/// Go's `net.ParseIP`: the 16-byte form, or None.
+/// Go's `net.ParseIP`: the 16-byte form (an IPv4 address mapped into IPv6), or None. The
+/// text is read by the standard library, whose grammar is Go's (dotted-decimal IPv4
+/// without leading zeros; IPv6 with `::` and a trailing IPv4, no zone): `cel=`'s `ip()`
+/// and `format="ipv4"`/`"ipv6"` read addresses with it too.
 fn parse_ip(s: &str) -> Option<[u8; 16]> {
-    for b in s.bytes() {
-        match b {
-            b'.' => {
-                let v4 = parse_v4(s)?;
-                return Some(v4_in_v6(v4));
-            }
-            b':' => return parse_v6(s),
-            _ => {}
-        }
-    }
-    None
+    Some(match s.parse::<std::net::IpAddr>().ok()? {
+        std::net::IpAddr::V4(v4) => v4_in_v6(v4.octets()),
+        std::net::IpAddr::V6(v6) => v6.octets(),
+    })
 }
 
 fn v4_in_v6(v4: [u8; 4]) -> [u8; 16] {
@@ -190,7 +97,7 @@ fn parse_cidr(s: &str) -> Option<([u8; 16], [u8; 16], usize, bool)> {
     let (addr, mask) = s.split_once('/')?;
     let is4 = addr.contains('.') && !addr.contains(':');
     let ip = if is4 {
-        v4_in_v6(parse_v4(addr)?)
+        v4_in_v6(addr.parse::<Ipv4Addr>().ok()?.octets())
     } else {
         parse_ip(addr)?
     };

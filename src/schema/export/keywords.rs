@@ -8,8 +8,11 @@ use regex::Regex;
 
 use super::{child_path, ecma, item_path, shown_path, Check, Field, FieldKind, Rule};
 use crate::validations::cel;
-use crate::validations::checks::Number;
 use crate::validations::formats::Format;
+use crate::validations::named::{
+    self, Cel, Contains, EndsWith, Even, Len, Matches, Max, MaxLen, Min, MinLen, MultipleOf,
+    NamedRule, Number, Odd, OneNotNull, OneOf, StartsWith,
+};
 use crate::yaml::{Array, ArrayItem, Map, MapItem, Meta, Node};
 
 /// Every keyword, in the order it appears in a schema object. `examples` (JSON Schema)
@@ -153,18 +156,21 @@ fn cel_member(key: &Node) -> Option<String> {
 /// the same expression ytt's `format="quantity"` uses.
 pub const QUANTITY_PATTERN: &str = crate::validations::formats::QUANTITY_PATTERN;
 
-/// The pattern a rule gives (a `matches=` pattern as written in RE2; the others
-/// escaped).
-fn pattern_of(f: &Field, r: &Rule) -> Option<String> {
+/// The pattern a rule gives on a string (a `matches=` pattern as written in RE2; the
+/// others escaped).
+fn pattern_of(f: &Field, rule: &NamedRule) -> Option<String> {
     if !matches!(f.kind, FieldKind::String) {
         return None;
     }
-    match &r.check {
-        Check::Matches(p) => Some(p.clone()),
-        Check::StartsWith(p) => Some(format!("^{}", escape_regex(p))),
-        Check::EndsWith(p) => Some(format!("{}$", escape_regex(p))),
-        Check::Contains(Some(Node::Str(p))) => Some(escape_regex(p)),
-        Check::Format(Format::Quantity) => Some(QUANTITY_PATTERN.to_owned()),
+    match rule {
+        NamedRule::Matches(Matches(p)) => Some(p.source.clone()),
+        NamedRule::StartsWith(StartsWith(p)) => Some(format!("^{}", escape_regex(p))),
+        NamedRule::EndsWith(EndsWith(p)) => Some(format!("{}$", escape_regex(p))),
+        NamedRule::Contains(Contains {
+            value: Node::Str(p),
+            ..
+        }) => Some(escape_regex(p)),
+        NamedRule::Format(named::Format(Format::Quantity)) => Some(QUANTITY_PATTERN.to_owned()),
         _ => None,
     }
 }
@@ -189,6 +195,92 @@ fn items_of(n: &Node) -> &[ArrayItem] {
         Node::Array(a) => &a.items,
         _ => &[],
     }
+}
+
+/// `type` (and `nullable`).
+fn type_accepts(schema: &Node, value: &Node) -> bool {
+    let nullable = get(schema, "nullable").is_some_and(|n| matches!(n, Node::Bool(true)));
+    let types: Vec<&str> = match get(schema, "type") {
+        Some(Node::Str(t)) => vec![t.as_str()],
+        Some(Node::Array(a)) => a
+            .items
+            .iter()
+            .filter_map(|i| match &i.value {
+                Node::Str(s) => Some(s.as_str()),
+                _ => None,
+            })
+            .collect(),
+        _ => return true,
+    };
+    types.is_empty()
+        || types.iter().any(|t| match (*t, value) {
+            ("null", Node::Null) => true,
+            ("string", Node::Str(_)) => true,
+            ("integer", Node::Int(_)) => true,
+            ("integer", Node::Float(f)) => f.fract() == 0.0,
+            ("number", Node::Int(_) | Node::Float(_)) => true,
+            ("boolean", Node::Bool(_)) => true,
+            ("object", Node::Map(_)) => true,
+            ("array", Node::Array(_)) => true,
+            _ => false,
+        })
+        || (nullable && value.is_null())
+}
+
+/// `enum`, `minimum`, `maximum`, `multipleOf`, and the bounds of a length.
+fn bounds_accept(schema: &Node, value: &Node) -> bool {
+    if let Some(allowed) = get(schema, "enum") {
+        if !items_of(allowed).iter().any(|i| i.value.value_eq(value)) {
+            return false;
+        }
+    }
+    if let Some(x) = numeric(value) {
+        if get(schema, "minimum")
+            .and_then(numeric)
+            .is_some_and(|m| x < m)
+            || get(schema, "maximum")
+                .and_then(numeric)
+                .is_some_and(|m| x > m)
+        {
+            return false;
+        }
+        if let Some(m) = get(schema, "multipleOf") {
+            let m = match m {
+                Node::Int(i) => Number::of_int(i.get()),
+                Node::Float(f) => Number::Float(*f),
+                _ => Number::Int(1),
+            };
+            if named::multiple_of(value, m).is_err() {
+                return false;
+            }
+        }
+    }
+    let (n, min_key, max_key) = match value {
+        Node::Str(s) => (s.chars().count(), "minLength", "maxLength"),
+        Node::Array(a) => (a.items.len(), "minItems", "maxItems"),
+        Node::Map(m) => (m.items.len(), "minProperties", "maxProperties"),
+        _ => return true,
+    };
+    let bound = |k: &str| match get(schema, k) {
+        Some(Node::Int(i)) => Some(i.get()),
+        _ => None,
+    };
+    !(bound(min_key).is_some_and(|m| (n as i128) < m)
+        || bound(max_key).is_some_and(|m| (n as i128) > m))
+}
+
+/// `x-kubernetes-validations`, evaluated by ytt's CEL (a null value skips them).
+fn cel_accepts(schema: &Node, value: &Node) -> bool {
+    let Some(rules) = get(schema, "x-kubernetes-validations") else {
+        return true;
+    };
+    value.is_null()
+        || items_of(rules).iter().all(|r| match get(&r.value, "rule") {
+            Some(Node::Str(src)) => cel::compile(src)
+                .ok()
+                .is_some_and(|rule| cel::evaluate(&rule, value) == Ok(true)),
+            _ => true,
+        })
 }
 
 impl Builder {
@@ -220,8 +312,29 @@ impl Builder {
         let c = self.constraints(f, path);
         let mut required_self = c.required;
         let nullable = (f.nullable || matches!(f.kind, FieldKind::Any)) && !c.required;
-        let mut out: Vec<(&'static str, Node)> = Vec::new();
+        let mut out = self.type_keywords(f, c.format, nullable);
+        let required = self.children(f, path, &mut out);
+        if !required.is_empty() {
+            out.push(("required", array_node(required)));
+            // a map has no default: it must be given when one of its keys must be
+            if !nullable {
+                required_self = true;
+            }
+        }
+        self.constraint_keywords(f, c, nullable, &mut out);
+        out.sort_by_key(|(k, _)| ORDER.iter().position(|o| o == k).unwrap_or(ORDER.len()));
+        let node = map_node(out.into_iter().map(|(k, v)| (str_node(k), v)).collect());
+        self.with_default_and_examples(f, path, node, required_self)
+    }
 
+    /// The keywords of the node's type and documentation.
+    fn type_keywords(
+        &self,
+        f: &Field,
+        format: Option<&'static str>,
+        nullable: bool,
+    ) -> Vec<(&'static str, Node)> {
+        let mut out: Vec<(&'static str, Node)> = Vec::new();
         if let Some(t) = &f.doc.title {
             out.push(("title", str_node(t)));
         }
@@ -247,7 +360,7 @@ impl Builder {
         }
         if matches!(f.kind, FieldKind::Float) {
             out.push(("format", str_node("float")));
-        } else if let Some(fmt) = c.format {
+        } else if let Some(fmt) = format {
             out.push(("format", str_node(fmt)));
         }
         if nullable && self.flavor == Flavor::OpenApi {
@@ -259,6 +372,17 @@ impl Builder {
         if let Some(d) = &f.doc.description {
             out.push(("description", str_node(d)));
         }
+        out
+    }
+
+    /// An array's `items`, a map's `properties`: the schemas of the node's children.
+    /// Returns the names of the required properties.
+    fn children(
+        &mut self,
+        f: &Field,
+        path: &str,
+        out: &mut Vec<(&'static str, Node)>,
+    ) -> Vec<Node> {
         let mut required = Vec::new();
         match &f.kind {
             FieldKind::Array(elem) => {
@@ -285,6 +409,17 @@ impl Builder {
             }
             _ => {}
         }
+        required
+    }
+
+    /// The keywords the node's rules translate to (`c`).
+    fn constraint_keywords(
+        &self,
+        f: &Field,
+        c: Constraints,
+        nullable: bool,
+        out: &mut Vec<(&'static str, Node)>,
+    ) {
         if let Some((n, _)) = c.minimum {
             out.push(("minimum", n));
         }
@@ -330,30 +465,7 @@ impl Builder {
             out.push(("not", map_node(not)));
         }
         for (i, keys) in c.one_not_null.iter().enumerate() {
-            // exactly one branch holds: the one whose key is present and not null
-            let mut branches: Vec<Node> = keys
-                .iter()
-                .map(|k| {
-                    map_node(vec![
-                        (
-                            str_node("properties"),
-                            map_node(vec![(
-                                str_node(k),
-                                map_node(vec![(
-                                    str_node("not"),
-                                    map_node(vec![(str_node("type"), str_node("null"))]),
-                                )]),
-                            )]),
-                        ),
-                        (str_node("required"), array_node(vec![str_node(k)])),
-                    ])
-                })
-                .collect();
-            if nullable {
-                // rules skip a null map
-                branches.push(map_node(vec![(str_node("type"), str_node("null"))]));
-            }
-            let one_of = array_node(branches);
+            let one_of = one_not_null_branches(keys, nullable);
             if i == 0 {
                 out.push(("oneOf", one_of));
             } else {
@@ -362,13 +474,6 @@ impl Builder {
         }
         if !all_of.is_empty() {
             out.push(("allOf", array_node(all_of)));
-        }
-        if !required.is_empty() {
-            out.push(("required", array_node(required.clone())));
-            // a map has no default: it must be given when one of its keys must be
-            if !nullable {
-                required_self = true;
-            }
         }
         if !c.cel.is_empty() {
             let rules = c
@@ -383,16 +488,23 @@ impl Builder {
                 .collect();
             out.push(("x-kubernetes-validations", array_node(rules)));
         }
-        out.sort_by_key(|(k, _)| ORDER.iter().position(|o| o == k).unwrap_or(ORDER.len()));
-        let mut node = map_node(out.into_iter().map(|(k, v)| (str_node(k), v)).collect());
+    }
 
-        // a default (and an example) must satisfy the schema it is part of: a default that
-        // does not is the required-input pattern, left out, the value listed as required
-        if !matches!(f.kind, FieldKind::Map(_)) && !required_self {
+    /// `node` with the field's default and examples, each when it satisfies the schema it
+    /// is part of: a default that does not is the required-input pattern, left out, the
+    /// value listed as required (the second of the result).
+    fn with_default_and_examples(
+        &mut self,
+        f: &Field,
+        path: &str,
+        mut node: Node,
+        mut required: bool,
+    ) -> (Node, bool) {
+        if !matches!(f.kind, FieldKind::Map(_)) && !required {
             if self.accepts(&node, &f.default, 0) {
                 insert_ordered(&mut node, "default", f.default.clone());
             } else {
-                required_self = true;
+                required = true;
             }
         }
         let mut examples = Vec::new();
@@ -422,106 +534,44 @@ impl Builder {
                 ),
             }
         }
-        (node, required_self)
+        (node, required)
     }
 
     /// Whether `value` is valid against `schema`, an object this builder made: the
     /// keywords it emits, with ytt's own checks behind them (its regular expressions,
     /// formats and CEL evaluation), so that the answer is a consumer's.
     fn accepts(&self, schema: &Node, value: &Node, depth: usize) -> bool {
-        if depth > super::MAX_DEPTH {
-            return false;
-        }
-        let nullable = get(schema, "nullable").is_some_and(|n| matches!(n, Node::Bool(true)));
-        let types: Vec<&str> = match get(schema, "type") {
-            Some(Node::Str(t)) => vec![t.as_str()],
-            Some(Node::Array(a)) => a
-                .items
-                .iter()
-                .filter_map(|i| match &i.value {
-                    Node::Str(s) => Some(s.as_str()),
-                    _ => None,
-                })
-                .collect(),
-            _ => Vec::new(),
+        depth <= super::MAX_DEPTH
+            && type_accepts(schema, value)
+            && bounds_accept(schema, value)
+            && self.text_accepts(schema, value)
+            && self.combinations_accept(schema, value, depth)
+            && self.children_accept(schema, value, depth)
+            && cel_accepts(schema, value)
+    }
+
+    /// `pattern` (the regular expression ytt runs for it) and `format`.
+    fn text_accepts(&self, schema: &Node, value: &Node) -> bool {
+        let Node::Str(s) = value else {
+            return true;
         };
-        if !types.is_empty() {
-            let ok = types.iter().any(|t| match (*t, value) {
-                ("null", Node::Null) => true,
-                ("string", Node::Str(_)) => true,
-                ("integer", Node::Int(_)) => true,
-                ("integer", Node::Float(f)) => f.fract() == 0.0,
-                ("number", Node::Int(_) | Node::Float(_)) => true,
-                ("boolean", Node::Bool(_)) => true,
-                ("object", Node::Map(_)) => true,
-                ("array", Node::Array(_)) => true,
-                _ => false,
-            }) || (nullable && value.is_null());
-            if !ok {
-                return false;
-            }
-        }
-        if let Some(allowed) = get(schema, "enum") {
-            if !items_of(allowed).iter().any(|i| i.value.value_eq(value)) {
-                return false;
-            }
-        }
-        if let Some(x) = numeric(value) {
-            if get(schema, "minimum")
-                .and_then(numeric)
-                .is_some_and(|m| x < m)
-                || get(schema, "maximum")
-                    .and_then(numeric)
-                    .is_some_and(|m| x > m)
-            {
-                return false;
-            }
-            if let Some(m) = get(schema, "multipleOf") {
-                let m = match m {
-                    Node::Int(i) => Number::of_int(i.get()),
-                    Node::Float(f) => Number::Float(*f),
-                    _ => Number::Int(1),
-                };
-                if crate::validations::checks::multiple_of(value, m).is_err() {
-                    return false;
-                }
-            }
-        }
-        let len = match value {
-            Node::Str(s) => Some((s.chars().count(), "minLength", "maxLength")),
-            Node::Array(a) => Some((a.items.len(), "minItems", "maxItems")),
-            Node::Map(m) => Some((m.items.len(), "minProperties", "maxProperties")),
-            _ => None,
-        };
-        if let Some((n, min_key, max_key)) = len {
-            let bound = |k: &str| match get(schema, k) {
-                Some(Node::Int(i)) => Some(i.get()),
-                _ => None,
-            };
-            if bound(min_key).is_some_and(|m| (n as i128) < m)
-                || bound(max_key).is_some_and(|m| (n as i128) > m)
+        if let Some(Node::Str(p)) = get(schema, "pattern") {
+            if !self
+                .patterns
+                .get(p.as_str())
+                .is_some_and(|re| re.is_match(s))
             {
                 return false;
             }
         }
-        if let Node::Str(s) = value {
-            if let Some(Node::Str(p)) = get(schema, "pattern") {
-                if !self
-                    .patterns
-                    .get(p.as_str())
-                    .is_some_and(|re| re.is_match(s))
-                {
-                    return false;
-                }
-            }
-            if let Some(Node::Str(name)) = get(schema, "format") {
-                if let Some(fmt) = Format::parse(name) {
-                    if !fmt.is_valid(s) {
-                        return false;
-                    }
-                }
-            }
+        match get(schema, "format") {
+            Some(Node::Str(name)) => Format::parse(name).is_none_or(|fmt| fmt.is_valid(s)),
+            _ => true,
         }
+    }
+
+    /// `not`, `oneOf`, `allOf`.
+    fn combinations_accept(&self, schema: &Node, value: &Node, depth: usize) -> bool {
         if let Some(not) = get(schema, "not") {
             if self.accepts(not, value, depth + 1) {
                 return false;
@@ -536,14 +586,17 @@ impl Builder {
                 return false;
             }
         }
-        if let Some(all) = get(schema, "allOf") {
-            if !items_of(all)
+        match get(schema, "allOf") {
+            Some(all) => items_of(all)
                 .iter()
-                .all(|b| self.accepts(&b.value, value, depth + 1))
-            {
-                return false;
-            }
+                .all(|b| self.accepts(&b.value, value, depth + 1)),
+            None => true,
         }
+    }
+
+    /// A map's `properties` (closed by `additionalProperties`) and `required`, an
+    /// array's `items`.
+    fn children_accept(&self, schema: &Node, value: &Node, depth: usize) -> bool {
         match value {
             Node::Map(m) => {
                 let props = get(schema, "properties");
@@ -557,44 +610,23 @@ impl Builder {
                         None => {}
                     }
                 }
-                if let Some(req) = get(schema, "required") {
-                    for r in items_of(req) {
-                        let Node::Str(k) = &r.value else { continue };
-                        if !m
-                            .items
-                            .iter()
-                            .any(|i| crate::validations::key_text(&i.key) == k.as_str())
-                        {
-                            return false;
-                        }
-                    }
-                }
+                let Some(req) = get(schema, "required") else {
+                    return true;
+                };
+                items_of(req).iter().all(|r| match &r.value {
+                    Node::Str(k) => m
+                        .items
+                        .iter()
+                        .any(|i| crate::validations::key_text(&i.key) == k.as_str()),
+                    _ => true,
+                })
             }
-            Node::Array(a) => {
-                if let Some(s) = get(schema, "items") {
-                    if !a.items.iter().all(|i| self.accepts(s, &i.value, depth + 1)) {
-                        return false;
-                    }
-                }
-            }
-            _ => {}
+            Node::Array(a) => match get(schema, "items") {
+                Some(s) => a.items.iter().all(|i| self.accepts(s, &i.value, depth + 1)),
+                None => true,
+            },
+            _ => true,
         }
-        if let Some(rules) = get(schema, "x-kubernetes-validations") {
-            if !value.is_null() {
-                for r in items_of(rules) {
-                    let Some(Node::Str(src)) = get(&r.value, "rule") else {
-                        continue;
-                    };
-                    let ok = cel::compile(src)
-                        .ok()
-                        .is_some_and(|rule| cel::evaluate(&rule, value) == Ok(true));
-                    if !ok {
-                        return false;
-                    }
-                }
-            }
-        }
-        true
     }
 
     /// Translates the rules of `f`; each rule that cannot be expressed is a warning.
@@ -602,22 +634,17 @@ impl Builder {
         let mut c = Constraints::default();
         // patterns in priority order: `matches=` first (the one `pattern`), then
         // `starts_with=`, `ends_with=`, `contains=`, `format="quantity"` (in `allOf`)
-        let prio = |r: &Rule| match r.check {
-            Check::Matches(_) => 0,
-            Check::StartsWith(_) => 1,
-            Check::EndsWith(_) => 2,
-            Check::Contains(_) => 3,
+        let prio = |r: &Rule| match &r.check {
+            Check::Named(NamedRule::Matches(_)) => 0,
+            Check::Named(NamedRule::StartsWith(_)) => 1,
+            Check::Named(NamedRule::EndsWith(_)) => 2,
+            Check::Named(NamedRule::Contains(_)) => 3,
             _ => 4,
         };
         let mut order: Vec<&Rule> = f.rules.iter().collect();
         order.sort_by_key(|r| prio(r));
-        let numeric_kind = matches!(f.kind, FieldKind::Integer | FieldKind::Float);
-        let sized_kind = matches!(
-            f.kind,
-            FieldKind::String | FieldKind::Array(_) | FieldKind::Map(_)
-        );
         for r in order {
-            if matches!(r.check, Check::Off) {
+            if matches!(&r.check, Check::Named(n) if n.is_off()) {
                 continue;
             }
             if !exportable(r) {
@@ -632,120 +659,116 @@ impl Builder {
                     }
                     true
                 }
-                Check::Min(b) | Check::Max(b) => {
-                    match b.as_ref().and_then(|n| numeric(n).map(|x| (n.clone(), x))) {
-                        Some(bound) if numeric_kind => {
-                            let is_min = matches!(r.check, Check::Min(_));
-                            let slot = if is_min {
-                                &mut c.minimum
-                            } else {
-                                &mut c.maximum
-                            };
-                            let stricter = match slot {
-                                None => true,
-                                Some((_, old)) => {
-                                    if is_min {
-                                        bound.1 > *old
-                                    } else {
-                                        bound.1 < *old
-                                    }
-                                }
-                            };
-                            if stricter {
-                                *slot = Some(bound);
-                            }
-                            true
-                        }
-                        _ => false,
-                    }
-                }
-                Check::MinLen(n) if sized_kind => {
-                    let n = match *n {
-                        Number::Int(i) => i.max(0) as u64,
-                        Number::Float(x) => x.ceil().max(0.0) as u64,
-                    };
-                    c.min_len = Some(c.min_len.map_or(n, |o| o.max(n)));
-                    true
-                }
-                Check::MaxLen(n) if sized_kind => {
-                    let n = match *n {
-                        Number::Int(i) if i >= 0 => Some(i as u64),
-                        Number::Float(x) if x >= 0.0 => Some(x.floor() as u64),
-                        _ => None,
-                    };
-                    match n {
-                        Some(n) => {
-                            c.max_len = Some(c.max_len.map_or(n, |o| o.min(n)));
-                            true
-                        }
-                        None => false,
-                    }
-                }
-                Check::Len(n) if sized_kind && *n >= 0 => {
-                    let n = *n as u64;
-                    c.min_len = Some(c.min_len.map_or(n, |o| o.max(n)));
-                    c.max_len = Some(c.max_len.map_or(n, |o| o.min(n)));
-                    true
-                }
-                Check::OneOf(values) => {
-                    c.one_of = Some(match c.one_of.take() {
-                        None => values.clone(),
-                        Some(old) => old
-                            .into_iter()
-                            .filter(|o| values.iter().any(|v| v.value_eq(o)))
-                            .collect(),
-                    });
-                    true
-                }
-                Check::Matches(_)
-                | Check::StartsWith(_)
-                | Check::EndsWith(_)
-                | Check::Contains(_)
-                | Check::Format(Format::Quantity) => match pattern_of(f, r) {
-                    Some(p) => self.add_pattern(&mut c, &p),
-                    None => false,
-                },
-                Check::Format(fmt)
-                    if matches!(f.kind, FieldKind::String)
-                        && c.format.is_none_or(|old| old == fmt.name()) =>
-                {
-                    c.format = Some(fmt.name());
-                    true
-                }
-                Check::Even if numeric_kind => self.multiple(&mut c, Number::Int(2)),
-                Check::MultipleOf(n) if numeric_kind => self.multiple(&mut c, *n),
-                Check::Odd if matches!(f.kind, FieldKind::Integer) => {
-                    match self.flavor {
-                        Flavor::JsonSchema => c.odd = true,
-                        Flavor::OpenApi => c.cel.push(("self % 2 != 0".into(), r.desc.clone())),
-                    }
-                    true
-                }
-                Check::OneNotNull(keys) => match (&f.kind, keys) {
-                    (FieldKind::Map(items), keys) => {
-                        let keys: Vec<&Node> = match keys {
-                            Some(k) => k.iter().collect(),
-                            None => items.iter().map(|(k, _)| k).collect(),
-                        };
-                        self.one_not_null(&mut c, &keys, r)
-                    }
-                    _ => false,
-                },
-                Check::Cel(source) => match self.flavor {
-                    Flavor::OpenApi => {
-                        c.cel.push((source.clone(), r.desc.clone()));
-                        true
-                    }
-                    // not a JSON Schema keyword: strict validators refuse unknown ones
-                    Flavor::JsonSchema => false,
-                },
-                _ => false,
+                Check::Named(rule) => self.named(&mut c, f, r, rule),
             };
             if !ok {
                 self.left_out(path, r);
             }
         }
         c
+    }
+
+    /// Adds the constraints of the named rule `rule` (of `r`, a rule of `f`): how each one
+    /// exports. False when it has none.
+    fn named(&mut self, c: &mut Constraints, f: &Field, r: &Rule, rule: &NamedRule) -> bool {
+        let numeric_kind = matches!(f.kind, FieldKind::Integer | FieldKind::Float);
+        let sized_kind = matches!(
+            f.kind,
+            FieldKind::String | FieldKind::Array(_) | FieldKind::Map(_)
+        );
+        match rule {
+            NamedRule::Min(Min(b)) => numeric_kind && bound(&mut c.minimum, b.as_ref(), true),
+            NamedRule::Max(Max(b)) => numeric_kind && bound(&mut c.maximum, b.as_ref(), false),
+            NamedRule::MinLen(MinLen(n)) if sized_kind => {
+                let n = match *n {
+                    Number::Int(i) => i.max(0) as u64,
+                    Number::Float(x) => x.ceil().max(0.0) as u64,
+                };
+                c.min_len = Some(c.min_len.map_or(n, |o| o.max(n)));
+                true
+            }
+            NamedRule::MaxLen(MaxLen(n)) if sized_kind => {
+                let n = match *n {
+                    Number::Int(i) if i >= 0 => Some(i as u64),
+                    Number::Float(x) if x >= 0.0 => Some(x.floor() as u64),
+                    _ => None,
+                };
+                match n {
+                    Some(n) => {
+                        c.max_len = Some(c.max_len.map_or(n, |o| o.min(n)));
+                        true
+                    }
+                    None => false,
+                }
+            }
+            NamedRule::Len(Len(n)) if sized_kind && *n >= 0 => {
+                let n = *n as u64;
+                c.min_len = Some(c.min_len.map_or(n, |o| o.max(n)));
+                c.max_len = Some(c.max_len.map_or(n, |o| o.min(n)));
+                true
+            }
+            NamedRule::OneOf(OneOf(values)) => {
+                c.one_of = Some(match c.one_of.take() {
+                    None => values.clone(),
+                    Some(old) => old
+                        .into_iter()
+                        .filter(|o| values.iter().any(|v| v.value_eq(o)))
+                        .collect(),
+                });
+                true
+            }
+            NamedRule::Matches(_)
+            | NamedRule::StartsWith(_)
+            | NamedRule::EndsWith(_)
+            | NamedRule::Contains(_)
+            | NamedRule::Format(named::Format(Format::Quantity)) => match pattern_of(f, rule) {
+                Some(p) => self.add_pattern(c, &p),
+                None => false,
+            },
+            NamedRule::Format(named::Format(fmt))
+                if matches!(f.kind, FieldKind::String)
+                    && c.format.is_none_or(|old| old == fmt.name()) =>
+            {
+                c.format = Some(fmt.name());
+                true
+            }
+            NamedRule::Even(Even(true)) if numeric_kind => self.multiple(c, Number::Int(2)),
+            NamedRule::MultipleOf(MultipleOf(n)) if numeric_kind => self.multiple(c, *n),
+            NamedRule::Odd(Odd(true)) if matches!(f.kind, FieldKind::Integer) => {
+                match self.flavor {
+                    Flavor::JsonSchema => c.odd = true,
+                    Flavor::OpenApi => c.cel.push(("self % 2 != 0".into(), r.desc.clone())),
+                }
+                true
+            }
+            NamedRule::OneNotNull(OneNotNull(keys)) => match (&f.kind, keys) {
+                (FieldKind::Map(items), keys) => {
+                    let keys: Vec<&Node> = match keys {
+                        Some(k) => k.iter().collect(),
+                        None => items.iter().map(|(k, _)| k).collect(),
+                    };
+                    self.one_not_null(c, &keys, r)
+                }
+                _ => false,
+            },
+            NamedRule::Cel(Cel(expr)) => match self.flavor {
+                Flavor::OpenApi => {
+                    c.cel.push((expr.0.source.clone(), r.desc.clone()));
+                    true
+                }
+                // not a JSON Schema keyword: strict validators refuse unknown ones
+                Flavor::JsonSchema => false,
+            },
+            // on a value of another type, or off (every rule is named here, so that a new
+            // one cannot be left out unnoticed)
+            NamedRule::MinLen(_)
+            | NamedRule::MaxLen(_)
+            | NamedRule::Len(_)
+            | NamedRule::Format(_)
+            | NamedRule::Even(_)
+            | NamedRule::Odd(_)
+            | NamedRule::MultipleOf(_) => false,
+        }
     }
 
     /// Adds a pattern, translated to ECMA-262; false when it has no exact translation.
@@ -809,6 +832,50 @@ impl Builder {
         };
         true
     }
+}
+
+/// `minimum` (`at_least`) or `maximum` from a bound that is a number: the stricter of it
+/// and the one in `slot`. False for a bound of another type.
+fn bound(slot: &mut Option<(Node, f64)>, b: Option<&Node>, at_least: bool) -> bool {
+    let Some(bound) = b.and_then(|n| numeric(n).map(|x| (n.clone(), x))) else {
+        return false;
+    };
+    let stricter = match slot {
+        None => true,
+        Some((_, old)) if at_least => bound.1 > *old,
+        Some((_, old)) => bound.1 < *old,
+    };
+    if stricter {
+        *slot = Some(bound);
+    }
+    true
+}
+
+/// `one_not_null=` keys as a `oneOf`: exactly one branch holds, the one whose key is
+/// present and not null (and, `nullable`, one for a null map, which rules skip).
+fn one_not_null_branches(keys: &[String], nullable: bool) -> Node {
+    let mut branches: Vec<Node> = keys
+        .iter()
+        .map(|k| {
+            map_node(vec![
+                (
+                    str_node("properties"),
+                    map_node(vec![(
+                        str_node(k),
+                        map_node(vec![(
+                            str_node("not"),
+                            map_node(vec![(str_node("type"), str_node("null"))]),
+                        )]),
+                    )]),
+                ),
+                (str_node("required"), array_node(vec![str_node(k)])),
+            ])
+        })
+        .collect();
+    if nullable {
+        branches.push(map_node(vec![(str_node("type"), str_node("null"))]));
+    }
+    array_node(branches)
 }
 
 /// Inserts `key: value` into a schema object at its place in [`ORDER`].

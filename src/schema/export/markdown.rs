@@ -104,7 +104,7 @@ fn row(f: &Field, path: &str) -> String {
     let constraints: Vec<String> = f
         .rules
         .iter()
-        .filter(|r| !matches!(r.check, Check::Off))
+        .filter(|r| !matches!(&r.check, Check::Named(n) if n.is_off()))
         .map(|r| {
             let mut t = r.desc.clone();
             if r.conditional {

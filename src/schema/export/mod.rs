@@ -18,9 +18,8 @@ use starlark::eval::Evaluator;
 use super::types::{Kind, Type, TypeDoc};
 use super::Schema;
 use crate::eval::runtime::{names_of, runtime_of};
-use crate::validations::checks::Number;
-use crate::validations::formats::Format;
-use crate::validations::rules::{self, ArgView, RuleKind};
+use crate::validations::named::NamedRule;
+use crate::validations::rules;
 use crate::yaml::{Annotation, FileNames, Location, Node, Pos};
 
 /// Deepest schema nesting exported (a clear error beyond, never a stack overflow).
@@ -93,26 +92,7 @@ pub enum Check {
     NotNull,
     /// A Starlark function (positional rule).
     Custom,
-    /// `min=`: the bound, when it is a plain value.
-    Min(Option<Node>),
-    Max(Option<Node>),
-    MinLen(Number),
-    MaxLen(Number),
-    Len(i64),
-    OneOf(Vec<Node>),
-    /// `one_not_null=`: the keys (None: all children).
-    OneNotNull(Option<Vec<Node>>),
-    StartsWith(String),
-    EndsWith(String),
-    Contains(Option<Node>),
-    Matches(String),
-    Format(Format),
-    Even,
-    Odd,
-    MultipleOf(Number),
-    Cel(String),
-    /// `even=False` / `odd=False`: checks nothing.
-    Off,
+    Named(NamedRule),
 }
 
 impl SchemaExport {
@@ -191,29 +171,8 @@ fn annotation_rules<'v>(
     for (desc, by) in v.custom_rules() {
         out.push(rule(desc, by, Check::Custom));
     }
-    for n in v.named_rules() {
-        let check = match (n.kind, n.arg) {
-            (_, ArgView::Off) => Check::Off,
-            (RuleKind::Min, ArgView::Value(b)) => Check::Min(b.cloned()),
-            (RuleKind::Max, ArgView::Value(b)) => Check::Max(b.cloned()),
-            (RuleKind::Contains, ArgView::Value(b)) => Check::Contains(b.cloned()),
-            (RuleKind::MinLen, ArgView::Number(x)) => Check::MinLen(x),
-            (RuleKind::MaxLen, ArgView::Number(x)) => Check::MaxLen(x),
-            (RuleKind::MultipleOf, ArgView::Number(x)) => Check::MultipleOf(x),
-            (RuleKind::Len, ArgView::Int(x)) => Check::Len(x),
-            (RuleKind::Even, ArgView::Int(_)) => Check::Even,
-            (RuleKind::Odd, ArgView::Int(_)) => Check::Odd,
-            (_, ArgView::Keys(k)) => Check::OneNotNull(k.map(<[Node]>::to_vec)),
-            (_, ArgView::Values(v)) => Check::OneOf(v.to_vec()),
-            (RuleKind::StartsWith, ArgView::Str(s)) => Check::StartsWith(s.to_owned()),
-            (RuleKind::EndsWith, ArgView::Str(s)) => Check::EndsWith(s.to_owned()),
-            (RuleKind::Matches, ArgView::Str(s)) => Check::Matches(s.to_owned()),
-            (_, ArgView::Format(f)) => Check::Format(f),
-            (_, ArgView::Cel { source, .. }) => Check::Cel(source.to_owned()),
-            // no other combination is parsed
-            _ => Check::Custom,
-        };
-        out.push(rule(n.desc, n.by, check));
+    for (named, desc, by) in v.named_rules() {
+        out.push(rule(desc, by, Check::Named(named.clone())));
     }
     Ok(())
 }

@@ -15,10 +15,10 @@ use starlark::values::{
 };
 use starlark_derive::starlark_value;
 
-use super::library::Library;
 use crate::eval::convert::from_node_frozen;
 use crate::eval::ymodule::YttModule;
 use crate::eval::ystruct::FrozenYttStruct;
+use crate::files::library::Library;
 use crate::yaml::{FileNames, Node};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

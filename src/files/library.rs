@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::files::InputFile;
+use super::InputFile;
 
 pub const PRIVATE_LIB_DIR: &str = "_ytt_lib";
 
