@@ -163,7 +163,7 @@ fn two_projects_render_concurrently_as_they_do_alone() {
 /// crate) without their tests: (path under the repository, code lines). A test module at
 /// the end of a file (`#[cfg(test)]`) and the files that only tests compile are left out.
 fn engine_sources() -> Vec<(String, Vec<String>)> {
-    let repo = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
     for root in ["src", "stdlib/src"] {
         files.extend(sources_under(repo, root));
