@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// The stack a run gets (reserved, not committed): templates, values and trees nest up to
 /// the parser's limit (`yaml::parser::MAX_DEPTH`), and every step recurses as deep; the
 /// template compiler bounds the code it hands starlark-rust by it
-/// (`template::blocks::MAX_NESTING`). WebAssembly has no threads: there it is the stack
+/// (`template::nesting::MAX_NESTING`). WebAssembly has no threads: there it is the stack
 /// the module is linked with (the playground's `build.rs`).
 #[cfg(not(target_arch = "wasm32"))]
 pub const RUN_STACK: usize = 256 << 20;

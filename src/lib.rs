@@ -62,7 +62,7 @@ mod validations;
 #[cfg(feature = "unstable-internals")]
 pub mod unstable {
     pub use crate::eval::globals::dialect;
-    pub use crate::template::blocks::{MAX_BLOCKS, MAX_NESTING};
+    pub use crate::template::nesting::{MAX_BLOCKS, MAX_NESTING};
     pub use crate::template::{compile_starlark, compile_text, compile_yaml, CompileOptions};
 
     /// The CEL rules of `@schema/validation` and `@assert/validate`.

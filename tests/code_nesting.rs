@@ -1,4 +1,4 @@
-//! How deep code may nest (`template::MAX_NESTING`, `MAX_BLOCKS`): what starlark-rust's
+//! How deep code may nest (`template::nesting::{MAX_NESTING, MAX_BLOCKS}`): what starlark-rust's
 //! parser and compiler recurse on is bounded by the stack the run has, so real code —
 //! long chains of `or`, `and`, `+`, comparisons, one per line or on one line — renders as
 //! the reference renders it, and code nested past the limit is a clear error naming its

@@ -4,6 +4,8 @@
 
 pub mod annotations;
 pub(crate) mod blocks;
+mod lines;
+pub(crate) mod nesting;
 mod text;
 mod yaml;
 
