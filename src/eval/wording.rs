@@ -368,6 +368,14 @@ fn last_comparison(code: &str) -> Option<&'static str> {
 
 /// Rewords starlark-rust messages into the reference's words where they differ.
 fn clean_message(msg: &str) -> String {
+    name_message(msg)
+        .or_else(|| operation_message(msg))
+        .or_else(|| value_message(msg))
+        .unwrap_or_else(|| msg.to_owned())
+}
+
+/// Names not found: variables, parameters, attributes, private symbols, dict keys.
+fn name_message(msg: &str) -> Option<String> {
     if let Some(rest) = msg.strip_prefix("Variable `") {
         let (rest, similar) = match rest.split_once(", did you mean `") {
             Some((r, s)) => (r, s.strip_suffix("`?")),
@@ -389,7 +397,7 @@ fn clean_message(msg: &str) -> String {
                 }
                 _ => String::new(),
             };
-            return format!("undefined: {name}{hint}");
+            return Some(format!("undefined: {name}{hint}"));
         }
     }
     if let Some(rest) = msg.strip_prefix("Missing parameter `") {
@@ -397,7 +405,7 @@ fn clean_message(msg: &str) -> String {
         let parts: Vec<&str> = rest.split('`').collect();
         if parts.len() >= 3 {
             let func = parts[2].rsplit('.').next().unwrap_or(parts[2]);
-            return format!("function {func} missing 1 argument ({})", parts[0]);
+            return Some(format!("function {func} missing 1 argument ({})", parts[0]));
         }
     }
     if let Some(rest) = msg.strip_prefix("Object of type `") {
@@ -410,35 +418,47 @@ fn clean_message(msg: &str) -> String {
                 Some(s) if parts[3] == ", did you mean " => nearest(attr, [*s]),
                 _ => None,
             };
-            return match hint {
+            return Some(match hint {
                 Some(s) => format!("{ty} has no .{attr} field or method (did you mean .{s}?)"),
                 None => format!("{ty} has no .{attr} field or method"),
-            };
+            });
         }
     }
     if let Some(rest) = msg.strip_prefix("Cannot import private symbol `") {
         let name = rest.trim_end_matches('`');
-        return format!("load: names with leading underscores are not exported: {name}");
+        return Some(format!(
+            "load: names with leading underscores are not exported: {name}"
+        ));
     }
     if let Some(rest) = msg.strip_prefix("Key `") {
         if let Some(key) = rest.strip_suffix("` was not found") {
-            return format!("key {key} not in dict");
+            return Some(format!("key {key} not in dict"));
         }
     }
+    None
+}
+
+/// Operators and `%` formatting.
+fn operation_message(msg: &str) -> Option<String> {
     if let Some(rest) = msg.strip_prefix("Operation `") {
         // Operation `+` not supported for types `int` and `string`
         let parts: Vec<&str> = rest.split('`').collect();
         if parts.len() >= 6 && parts[1].contains("not supported for types") {
-            return format!("unknown binary op: {} {} {}", parts[2], parts[0], parts[4]);
+            return Some(format!(
+                "unknown binary op: {} {} {}",
+                parts[2], parts[0], parts[4]
+            ));
         }
         // Operation `.a=` not supported on type `int`: an attribute assignment
         if parts.len() >= 4 && parts[1] == " not supported on type " {
             if let Some(attr) = parts[0].strip_prefix('.').and_then(|a| a.strip_suffix('=')) {
-                return format!("can't assign to .{attr} field of {}", parts[2]);
+                return Some(format!("can't assign to .{attr} field of {}", parts[2]));
             }
             match parts[0] {
-                "len()" => return format!("len: value of type {} has no len", parts[2]),
-                op @ ("-" | "+" | "~") => return format!("unknown unary op: {op} {}", parts[2]),
+                "len()" => return Some(format!("len: value of type {} has no len", parts[2])),
+                op @ ("-" | "+" | "~") => {
+                    return Some(format!("unknown unary op: {op} {}", parts[2]))
+                }
                 _ => {}
             }
         }
@@ -447,7 +467,9 @@ fn clean_message(msg: &str) -> String {
     if let Some(rest) = msg.strip_prefix("Operation `format(%") {
         if let Some((verb, t)) = rest.split_once(")` not supported on type `") {
             if let Some(t) = t.strip_suffix('`') {
-                return format!("%{verb} format requires integer: cannot convert {t} to int");
+                return Some(format!(
+                    "%{verb} format requires integer: cannot convert {t} to int"
+                ));
             }
         }
     }
@@ -455,7 +477,7 @@ fn clean_message(msg: &str) -> String {
         .strip_prefix("Unsupported format character: '")
         .and_then(|c| c.strip_suffix('\''))
     {
-        return format!("unknown conversion %{c}");
+        return Some(format!("unknown conversion %{c}"));
     }
     if matches!(
         msg,
@@ -465,52 +487,61 @@ fn clean_message(msg: &str) -> String {
     ) {
         let mut chars = msg.chars();
         let first = chars.next().map(|c| c.to_ascii_lowercase());
-        return first.into_iter().chain(chars).collect();
+        return Some(first.into_iter().chain(chars).collect());
     }
+    None
+}
+
+/// Arithmetic, conversions and the methods of lists, dicts and `range`.
+fn value_message(msg: &str) -> Option<String> {
     if msg.starts_with("float division by zero") {
-        return "real division by zero".to_owned();
+        return Some("real division by zero".to_owned());
     }
     if msg.starts_with("Floor division by zero") {
-        return "floored division by zero".to_owned();
+        return Some("floored division by zero".to_owned());
     }
     if msg.starts_with("Modulo by zero: ") {
-        return "integer modulo by zero".to_owned();
+        return Some("integer modulo by zero".to_owned());
     }
     // float(): the text as a (quoted) literal, then Rust's parse error
     if let Some((literal, _)) = msg.rsplit_once(" is not a valid number: ") {
-        return format!("float: strconv.ParseFloat: parsing {literal}: invalid syntax");
+        return Some(format!(
+            "float: strconv.ParseFloat: parsing {literal}: invalid syntax"
+        ));
     }
     if let Some(text) = msg.strip_prefix("float() floating-point number too large: ") {
         // (a text Rust parsed as a number quotes as Go quotes it)
-        return format!("float: strconv.ParseFloat: parsing {text:?}: value out of range");
+        return Some(format!(
+            "float: strconv.ParseFloat: parsing {text:?}: value out of range"
+        ));
     }
     // list.remove, list.index, dict.pop (without a default)
     if msg.starts_with("Element '") {
         if msg.contains("' not found in list '") {
-            return "remove: element not found".to_owned();
+            return Some("remove: element not found".to_owned());
         }
         if msg.contains("' not found in '") {
-            return "index: value not in list".to_owned();
+            return Some("index: value not in list".to_owned());
         }
     }
     if msg.starts_with("Key `") && msg.contains("` not found in dictionary `") {
-        return "pop: missing key".to_owned();
+        return Some("pop: missing key".to_owned());
     }
     if msg == "Third argument of range (step) cannot be zero" {
-        return "range: step argument must not be zero".to_owned();
+        return Some("range: step argument must not be zero".to_owned());
     }
     if let Some(rest) = msg.strip_prefix("Value of type `") {
         if let Some(t) = rest.strip_suffix("` is not hashable") {
-            return format!("unhashable type: {t}");
+            return Some(format!("unhashable type: {t}"));
         }
     }
     if let Some(rest) = msg.strip_prefix("Cannot parse `") {
         // Cannot parse `x` as an integer in base 10
         if let Some((text, base)) = rest.split_once("` as an integer in base ") {
-            return format!("int: invalid literal with base {base}: {text}");
+            return Some(format!("int: invalid literal with base {base}: {text}"));
         }
     }
-    msg.to_owned()
+    None
 }
 
 #[cfg(test)]

@@ -901,23 +901,7 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                     ni.edit(&mut doc.meta, &rd.meta);
                 }
             }
-            Op::Remove => {
-                let mut k = 0;
-                for (s, set) in left.iter_mut().enumerate() {
-                    if idxs.get(k).is_none_or(|&(ms, _)| ms != s) {
-                        continue;
-                    }
-                    let mut d = 0;
-                    set.docs.retain(|_| {
-                        let remove = idxs.get(k) == Some(&(s, d));
-                        if remove {
-                            k += 1;
-                        }
-                        d += 1;
-                        !remove
-                    });
-                }
-            }
+            Op::Remove => Self::remove_docs(left, &idxs),
             Op::Replace => {
                 if idxs.is_empty() && args.or_add {
                     let value = self.new_value(args.via, &Node::Null, &rd.value)?;
@@ -934,48 +918,7 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                     };
                 }
             }
-            Op::Insert => {
-                if !(args.before || args.after) {
-                    return Ok(());
-                }
-                let mut k = 0;
-                for (s, set) in left.iter_mut().enumerate() {
-                    if idxs.get(k).is_none_or(|&(ms, _)| ms != s) {
-                        continue;
-                    }
-                    let old = std::mem::take(&mut set.docs);
-                    let mut out = Vec::with_capacity(old.len() + 2);
-                    let mut failed = None;
-                    for (d, doc) in old.into_iter().enumerate() {
-                        if failed.is_none() && idxs.get(k) == Some(&(s, d)) {
-                            k += 1;
-                            match self.new_value(args.via, &doc.value, &rd.value) {
-                                Ok(value) => {
-                                    let new = new_doc(value);
-                                    if args.before && args.after {
-                                        out.push(new.clone());
-                                        out.push(doc);
-                                        out.push(new);
-                                    } else if args.before {
-                                        out.push(new);
-                                        out.push(doc);
-                                    } else {
-                                        out.push(doc);
-                                        out.push(new);
-                                    }
-                                    continue;
-                                }
-                                Err(e) => failed = Some(e),
-                            }
-                        }
-                        out.push(doc);
-                    }
-                    set.docs = out;
-                    if let Some(e) = failed {
-                        return Err(e);
-                    }
-                }
-            }
+            Op::Insert => self.insert_docs(left, &idxs, args, &rd.value, &new_doc)?,
             Op::Assert => {
                 for (s, d) in idxs {
                     let doc = &mut left[s].docs[d];
@@ -990,6 +933,77 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                 }
             }
             Op::Append => {}
+        }
+        Ok(())
+    }
+
+    /// Removes the documents at `idxs` (in order).
+    fn remove_docs(left: &mut [DocSet], idxs: &[(usize, usize)]) {
+        let mut k = 0;
+        for (s, set) in left.iter_mut().enumerate() {
+            if idxs.get(k).is_none_or(|&(ms, _)| ms != s) {
+                continue;
+            }
+            let mut d = 0;
+            set.docs.retain(|_| {
+                let remove = idxs.get(k) == Some(&(s, d));
+                if remove {
+                    k += 1;
+                }
+                d += 1;
+                !remove
+            });
+        }
+    }
+
+    /// Inserts a new document before and/or after each document at `idxs` (in order).
+    fn insert_docs(
+        &mut self,
+        left: &mut [DocSet],
+        idxs: &[(usize, usize)],
+        args: &OpArgs,
+        right: &Node,
+        new_doc: &dyn Fn(Node) -> Doc,
+    ) -> Result<()> {
+        if !(args.before || args.after) {
+            return Ok(());
+        }
+        let mut k = 0;
+        for (s, set) in left.iter_mut().enumerate() {
+            if idxs.get(k).is_none_or(|&(ms, _)| ms != s) {
+                continue;
+            }
+            let old = std::mem::take(&mut set.docs);
+            let mut out = Vec::with_capacity(old.len() + 2);
+            let mut failed = None;
+            for (d, doc) in old.into_iter().enumerate() {
+                if failed.is_none() && idxs.get(k) == Some(&(s, d)) {
+                    k += 1;
+                    match self.new_value(args.via, &doc.value, right) {
+                        Ok(value) => {
+                            let new = new_doc(value);
+                            if args.before && args.after {
+                                out.push(new.clone());
+                                out.push(doc);
+                                out.push(new);
+                            } else if args.before {
+                                out.push(new);
+                                out.push(doc);
+                            } else {
+                                out.push(doc);
+                                out.push(new);
+                            }
+                            continue;
+                        }
+                        Err(e) => failed = Some(e),
+                    }
+                }
+                out.push(doc);
+            }
+            set.docs = out;
+            if let Some(e) = failed {
+                return Err(e);
+            }
         }
         Ok(())
     }

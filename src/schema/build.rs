@@ -196,42 +196,7 @@ impl<'h> Builder<'h> {
             self.no_nested_schema(value)?;
             Kind::Any
         } else {
-            match value {
-                Node::Null => return Err(null_error(self.sources, pos)),
-                Node::Map(m) => {
-                    let mut items = Vec::with_capacity(m.items.len());
-                    for i in &m.items {
-                        let ty = self.node(&i.value, &i.meta, At::MapItem, str_defaults)?;
-                        items.push(MapItemType {
-                            key: i.key.clone(),
-                            ty,
-                        });
-                    }
-                    Kind::Map(items)
-                }
-                Node::Array(a) => {
-                    if a.items.len() != 1 {
-                        return Err(Report::new(
-                            "Invalid schema - wrong number of items in array definition",
-                            vec![item(
-                                None,
-                                span(self.sources, pos, &[]),
-                                Some(format!("{} array items", a.items.len())),
-                                Some("exactly 1 array item, of the desired type".into()),
-                                &[
-                                    "in schema, the one item of the array implies the type of its elements.",
-                                    "in schema, the default value for an array is always an empty list.",
-                                    "default values can be overridden via a data values overlay.",
-                                ],
-                            )],
-                        ));
-                    }
-                    let i = &a.items[0];
-                    let elem = self.node(&i.value, &i.meta, At::ArrayItem, str_defaults)?;
-                    Kind::Array(Box::new(elem))
-                }
-                scalar => Kind::of_scalar(scalar).unwrap_or(Kind::String),
-            }
+            self.kind(value, pos, str_defaults)?
         };
 
         let default = match &kind {
@@ -258,8 +223,72 @@ impl<'h> Builder<'h> {
             validations: Vec::new(),
         };
 
+        self.documentation(&mut ty, meta, at)?;
+        for a in meta
+            .annotations
+            .iter()
+            .filter(|a| a.name == SCHEMA_VALIDATION)
+        {
+            ty.validations
+                .push(Arc::new(written_where(self.sources, a)));
+        }
+        if ty.validations.is_empty() && ty.is_string() {
+            if let Some(d) = str_defaults {
+                ty.validations.push(Arc::new(Annotation {
+                    name: SCHEMA_VALIDATION.to_owned(),
+                    ..written_where(self.sources, d)
+                }));
+            }
+        }
+        Ok(ty)
+    }
+
+    /// The kind a node's value gives its type (not "any"): a map's and an array's from
+    /// their items.
+    fn kind(&mut self, value: &Node, pos: &Pos, str_defaults: Option<&Annotation>) -> Res<Kind> {
+        Ok(match value {
+            Node::Null => return Err(null_error(self.sources, pos)),
+            Node::Map(m) => {
+                let mut items = Vec::with_capacity(m.items.len());
+                for i in &m.items {
+                    let ty = self.node(&i.value, &i.meta, At::MapItem, str_defaults)?;
+                    items.push(MapItemType {
+                        key: i.key.clone(),
+                        ty,
+                    });
+                }
+                Kind::Map(items)
+            }
+            Node::Array(a) => {
+                if a.items.len() != 1 {
+                    return Err(Report::new(
+                        "Invalid schema - wrong number of items in array definition",
+                        vec![item(
+                            None,
+                            span(self.sources, pos, &[]),
+                            Some(format!("{} array items", a.items.len())),
+                            Some("exactly 1 array item, of the desired type".into()),
+                            &[
+                                "in schema, the one item of the array implies the type of its elements.",
+                                "in schema, the default value for an array is always an empty list.",
+                                "default values can be overridden via a data values overlay.",
+                            ],
+                        )],
+                    ));
+                }
+                let i = &a.items[0];
+                let elem = self.node(&i.value, &i.meta, At::ArrayItem, str_defaults)?;
+                Kind::Array(Box::new(elem))
+            }
+            scalar => Kind::of_scalar(scalar).unwrap_or(Kind::String),
+        })
+    }
+
+    /// A type's default and documentation, from the node's annotations.
+    fn documentation(&mut self, ty: &mut Type, meta: &Meta, at: At) -> Res<()> {
+        let pos = &meta.pos;
         if let Some(a) = meta.annotation(SCHEMA_DEFAULT) {
-            ty.default = self.default_value(a, &ty, at)?;
+            ty.default = self.default_value(a, ty, at)?;
         }
         if let Some(a) = meta.annotation(SCHEMA_DESC) {
             ty.doc.description = Some(self.string_arg(a, pos)?);
@@ -268,7 +297,7 @@ impl<'h> Builder<'h> {
             ty.doc.title = Some(self.string_arg(a, pos)?);
         }
         if let Some(a) = meta.annotation(SCHEMA_EXAMPLES) {
-            ty.doc.examples = self.examples(a, &ty)?;
+            ty.doc.examples = self.examples(a, ty)?;
         }
         if let Some(a) = meta.annotation(SCHEMA_DEPRECATED) {
             if at == At::Doc {
@@ -288,23 +317,7 @@ impl<'h> Builder<'h> {
             }
             ty.doc.deprecated = Some(self.string_arg(a, pos)?);
         }
-        for a in meta
-            .annotations
-            .iter()
-            .filter(|a| a.name == SCHEMA_VALIDATION)
-        {
-            ty.validations
-                .push(Arc::new(written_where(self.sources, a)));
-        }
-        if ty.validations.is_empty() && ty.is_string() {
-            if let Some(d) = str_defaults {
-                ty.validations.push(Arc::new(Annotation {
-                    name: SCHEMA_VALIDATION.to_owned(),
-                    ..written_where(self.sources, d)
-                }));
-            }
-        }
-        Ok(ty)
+        Ok(())
     }
 
     /// `@schema/type any=True|False`.

@@ -139,6 +139,21 @@ struct YamlCompiler {
 
 const END_FORMS: &[&str] = &["if/end", "for/end", "def/end", "elif/end", "else/end"];
 
+/// What the comments of an item say (see [`YamlCompiler::item_comments`]).
+struct ItemComments {
+    /// Its code lines: (line, code), an `*/end` form made the plain word.
+    code: Vec<(u32, String)>,
+    /// Its computed value: (line, expression).
+    value_expr: Option<(u32, String)>,
+    /// (line, name, arguments).
+    annotations: Vec<(u32, String, String)>,
+    /// Annotated `@yaml/text-templated-strings`.
+    text_templated: bool,
+    key_override: bool,
+    /// The line of an `*/end` form, whose `end` follows the item.
+    end_line: Option<u32>,
+}
+
 impl YamlCompiler {
     fn item(
         &mut self,
@@ -150,48 +165,15 @@ impl YamlCompiler {
         text_templated: bool,
     ) -> Result<(), CompileError> {
         let line = meta.pos.line;
-        let mut code: Vec<(u32, String)> = Vec::new();
-        let mut value_expr: Option<(u32, String)> = None;
-        let mut annotations: Vec<(u32, String, String)> = Vec::new();
-        let mut text_templated = text_templated;
-        let mut key_override = self.opts.implicit_map_key_overrides;
-        let mut end_line: Option<u32> = None;
-        for c in &meta.comments {
-            match classify(c) {
-                CommentKind::Ignored => {}
-                CommentKind::Plain => {
-                    if !self.opts.ignore_unknown_comments {
-                        return Err(self.plain_comment_error(c));
-                    }
-                }
-                CommentKind::Code(text) => {
-                    if end_line.is_some() {
-                        return Err(CompileError::Template(format!(
-                            "Compiling YAML template '{}':\n  Unexpected code at line {}:{} after use of '*/end', expected YAML node",
-                            self.b.name, self.b.name, c.line
-                        )));
-                    }
-                    let trimmed = text.trim_start();
-                    let mut text = text.clone();
-                    for form in END_FORMS {
-                        if let Some(rest) = trimmed.strip_prefix(form) {
-                            if rest.is_empty() || rest.starts_with([' ', ':']) {
-                                let word = &form[..form.len() - 4];
-                                text = format!("{word}{rest}");
-                                end_line = Some(c.line);
-                            }
-                        }
-                    }
-                    code.push((c.line, text));
-                }
-                CommentKind::Value(expr) => value_expr = Some((c.line, expr)),
-                CommentKind::Annotation { name, args } => match name.as_str() {
-                    YAML_TEXT_TEMPLATED_STRINGS => text_templated = true,
-                    YAML_MAP_KEY_OVERRIDE => key_override = true,
-                    _ => annotations.push((c.line, name, args)),
-                },
-            }
-        }
+        let ItemComments {
+            code,
+            value_expr,
+            annotations,
+            text_templated: annotated_text,
+            key_override,
+            end_line,
+        } = self.item_comments(meta)?;
+        let text_templated = text_templated || annotated_text;
 
         let has_yaml_value = match value {
             Node::Null => false,
@@ -241,43 +223,105 @@ impl YamlCompiler {
                 Some(l),
             ));
         } else {
-            match value {
-                Node::Map(m) => {
-                    let map_tag = self.b.add_node(TKind::Map, Some(tag), line);
-                    self.b.start_node(map_tag, Some(line));
-                    for i in &m.items {
-                        self.item(
-                            TKind::MapItem,
-                            map_tag,
-                            &i.meta,
-                            Some(&i.key),
-                            &i.value,
-                            text_templated,
-                        )?;
-                    }
-                }
-                Node::Array(a) => {
-                    let arr_tag = self.b.add_node(TKind::Array, Some(tag), line);
-                    self.b.start_node(arr_tag, Some(line));
-                    for i in &a.items {
-                        self.item(
-                            TKind::ArrayItem,
-                            arr_tag,
-                            &i.meta,
-                            None,
-                            &i.value,
-                            text_templated,
-                        )?;
-                    }
-                }
-                Node::Str(s) if text_templated && s.contains("(@") => {
-                    self.text_templated(tag, s, line, instr::SET_NODE)?;
-                }
-                scalar => self.b.nodes[tag as usize].literal = Some(scalar.clone()),
-            }
+            self.item_value(tag, value, line, text_templated)?;
         }
         if let Some(l) = end_line {
             self.b.lines.push(Line::user("end", l));
+        }
+        Ok(())
+    }
+
+    /// What the comments of an item say: its code, its computed value, its annotations.
+    fn item_comments(&self, meta: &Meta) -> Result<ItemComments, CompileError> {
+        let mut out = ItemComments {
+            code: Vec::new(),
+            value_expr: None,
+            annotations: Vec::new(),
+            text_templated: false,
+            key_override: self.opts.implicit_map_key_overrides,
+            end_line: None,
+        };
+        for c in &meta.comments {
+            match classify(c) {
+                CommentKind::Ignored => {}
+                CommentKind::Plain => {
+                    if !self.opts.ignore_unknown_comments {
+                        return Err(self.plain_comment_error(c));
+                    }
+                }
+                CommentKind::Code(text) => {
+                    if out.end_line.is_some() {
+                        return Err(CompileError::Template(format!(
+                            "Compiling YAML template '{}':\n  Unexpected code at line {}:{} after use of '*/end', expected YAML node",
+                            self.b.name, self.b.name, c.line
+                        )));
+                    }
+                    let trimmed = text.trim_start();
+                    let mut text = text.clone();
+                    for form in END_FORMS {
+                        if let Some(rest) = trimmed.strip_prefix(form) {
+                            if rest.is_empty() || rest.starts_with([' ', ':']) {
+                                let word = &form[..form.len() - 4];
+                                text = format!("{word}{rest}");
+                                out.end_line = Some(c.line);
+                            }
+                        }
+                    }
+                    out.code.push((c.line, text));
+                }
+                CommentKind::Value(expr) => out.value_expr = Some((c.line, expr)),
+                CommentKind::Annotation { name, args } => match name.as_str() {
+                    YAML_TEXT_TEMPLATED_STRINGS => out.text_templated = true,
+                    YAML_MAP_KEY_OVERRIDE => out.key_override = true,
+                    _ => out.annotations.push((c.line, name, args)),
+                },
+            }
+        }
+        Ok(out)
+    }
+
+    /// An item's YAML value (it has no computed one): a map's or array's items, a
+    /// text-templated string, or a scalar.
+    fn item_value(
+        &mut self,
+        tag: u32,
+        value: &Node,
+        line: u32,
+        text_templated: bool,
+    ) -> Result<(), CompileError> {
+        match value {
+            Node::Map(m) => {
+                let map_tag = self.b.add_node(TKind::Map, Some(tag), line);
+                self.b.start_node(map_tag, Some(line));
+                for i in &m.items {
+                    self.item(
+                        TKind::MapItem,
+                        map_tag,
+                        &i.meta,
+                        Some(&i.key),
+                        &i.value,
+                        text_templated,
+                    )?;
+                }
+            }
+            Node::Array(a) => {
+                let arr_tag = self.b.add_node(TKind::Array, Some(tag), line);
+                self.b.start_node(arr_tag, Some(line));
+                for i in &a.items {
+                    self.item(
+                        TKind::ArrayItem,
+                        arr_tag,
+                        &i.meta,
+                        None,
+                        &i.value,
+                        text_templated,
+                    )?;
+                }
+            }
+            Node::Str(s) if text_templated && s.contains("(@") => {
+                self.text_templated(tag, s, line, instr::SET_NODE)?;
+            }
+            scalar => self.b.nodes[tag as usize].literal = Some(scalar.clone()),
         }
         Ok(())
     }
