@@ -170,15 +170,19 @@ fn data_values_file_flag_plain_yaml() {
     insta::assert_snapshot!("dv_values_file", out);
 }
 
+/// A directory given to `--data-values-file` stands for every file directly in it (as
+/// the reference takes them: a non-YAML file there is read as YAML) and the YAML files
+/// of its subdirectories; `tests/cases/inspect/values-file-directory*` pin the same rule.
 #[test]
-fn data_values_file_flag_directory_skips_non_yaml() {
+fn data_values_file_flag_directory_takes_its_files_and_yaml_below() {
     let y = project()
         .file("vals/1.yml", "replicas: 3\n")
         .file("vals/2.yaml", "replicas: 4\napp: api\n")
-        .file("vals/notes.toml", "[foo]\nbar = 1\n");
+        .file("vals/sub/notes.toml", "[foo]\nbar = 1\n")
+        .file("vals/sub/3.yml", "replicas: 5\n");
     let out = run(&y, &["--data-values-file", "vals"]);
     assert!(
-        out.starts_with("values:\n  app: api\n  replicas: 4\n"),
+        out.starts_with("values:\n  app: api\n  replicas: 5\n"),
         "{out}"
     );
 }

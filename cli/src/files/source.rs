@@ -291,7 +291,9 @@ pub fn refuse_url(path: &str) -> Result<()> {
 }
 
 /// The files a `--data-values-file` path names (see [`find_named`]): the file given, or
-/// a directory's YAML files (`.yml`, `.yaml`; the others are skipped).
+/// a directory's files — every file directly in it, whatever its name, and the YAML files
+/// (`.yml`, `.yaml`) of its subdirectories, as the reference takes them (a `.txt` or
+/// `.toml` beside the YAML files is read as YAML, and fails as such).
 pub fn find_values_files(
     name: Option<&str>,
     path: &str,
@@ -300,9 +302,11 @@ pub fn find_values_files(
     let found = find_named(name, path, opts)?;
     let given = matches!(found.as_slice(), [f] if f.path == path);
     let is_yaml = |name: &str| name.ends_with(".yml") || name.ends_with(".yaml");
+    // a listed file's relative path is under the directory given
+    let direct = |rel: &str| !rel.contains('/');
     Ok(found
         .into_iter()
-        .filter(|f| given || is_yaml(&f.rel_path))
+        .filter(|f| given || direct(&f.rel_path) || is_yaml(&f.rel_path))
         .collect())
 }
 
@@ -468,15 +472,16 @@ mod tests {
         );
     }
 
-    /// A directory given to `--data-values-file` stands for its YAML files; a file given
-    /// is taken whatever its name. `--data-value-file` takes one file, or the directory
+    /// A directory given to `--data-values-file` stands for every file directly in it and
+    /// the YAML files of its subdirectories; a file given is taken whatever its name. `--data-value-file` takes one file, or the directory
     /// that holds one.
     #[test]
     fn data_value_flags_find_their_files() {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("values");
         fs::create_dir_all(dir.join("one")).unwrap();
-        for f in ["a.yml", "b.yaml", "notes.txt", "one/only.txt"] {
+        fs::create_dir_all(dir.join("two")).unwrap();
+        for f in ["a.yml", "b.yaml", "notes.txt", "one/only.txt", "two/c.yml"] {
             fs::write(dir.join(f), "x: 1\n").unwrap();
         }
         let text = |p: &std::path::Path| p.to_str().unwrap().to_owned();
@@ -484,7 +489,7 @@ mod tests {
             |found: Vec<Found>| -> Vec<String> { found.into_iter().map(|f| f.rel_path).collect() };
         let opts = SourceOptions::default();
         let listed = find_values_files(None, &text(&dir), &opts).unwrap();
-        assert_eq!(names(listed), ["a.yml", "b.yaml"]);
+        assert_eq!(names(listed), ["a.yml", "b.yaml", "notes.txt", "two/c.yml"]);
         let notes = text(&dir.join("notes.txt"));
         assert_eq!(
             names(find_values_files(None, &notes, &opts).unwrap()),
