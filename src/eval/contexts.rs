@@ -243,14 +243,18 @@ impl Contexts {
     }
 
     fn current_node(ctx: &mut Ctx, tag: u32) -> anyhow::Result<&mut RNode> {
-        let inst = ctx
-            .parents
+        let inst = Self::started(ctx, tag)?;
+        Ok(&mut ctx.arena[inst])
+    }
+
+    /// The arena index of the innermost started node of `tag`.
+    fn started(ctx: &Ctx, tag: u32) -> anyhow::Result<usize> {
+        ctx.parents
             .iter()
             .rev()
             .find(|(t, _)| *t == tag)
             .map(|(_, i)| *i)
-            .ok_or_else(|| anyhow!("internal error: node {tag} is not started"))?;
-        Ok(&mut ctx.arena[inst])
+            .ok_or_else(|| anyhow!("internal error: node {tag} is not started"))
     }
 
     pub(super) fn set_node(
@@ -376,13 +380,7 @@ impl Contexts {
         let ctx = ctxs
             .last_mut()
             .ok_or_else(|| anyhow!("internal error: no node context"))?;
-        let inst = ctx
-            .parents
-            .iter()
-            .rev()
-            .find(|(t, _)| *t == tag)
-            .map(|(_, i)| *i)
-            .ok_or_else(|| anyhow!("internal error: node {tag} is not started"))?;
+        let inst = Self::started(ctx, tag)?;
         let override_ok = t.nodes.get(tag as usize).is_some_and(|n| n.key_override);
         // the node's parent is the started node before it
         let at = ctx.parents.iter().rposition(|&(_, i)| i == inst);

@@ -12,7 +12,7 @@ use starlark_syntax::codemap::CodeMap;
 use starlark_syntax::lexer::{Lexer, Token};
 
 use super::blocks::BlockError;
-use super::nesting::{Nesting, BLOCK_LEVELS, MAX_BLOCKS, MAX_NESTING};
+use super::nesting::{ends_operand, Nesting, BLOCK_LEVELS, MAX_BLOCKS, MAX_NESTING};
 use super::{instr, Line};
 
 /// What `assert` and `while` (reserved words in starlark-rust) are renamed to before
@@ -453,18 +453,7 @@ impl LineLexer<'_> {
             }
             Token::StarStar => {
                 let is_param = self.param_depth.is_some() || self.lambda_depth.is_some();
-                let after_operand = matches!(
-                    self.prev_tok,
-                    Some(
-                        Token::Identifier(_)
-                            | Token::ClosingRound
-                            | Token::ClosingSquare
-                            | Token::ClosingCurly
-                            | Token::Int(_)
-                            | Token::Float(_)
-                            | Token::String(_)
-                    )
-                );
+                let after_operand = ends_operand(self.prev_tok.as_ref());
                 if !is_param && !after_operand {
                     self.pending_kwargs.push((e, depth));
                 }

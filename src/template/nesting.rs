@@ -85,18 +85,7 @@ impl Nesting {
 
     /// Takes `tok` (after `prev`); the depth reached.
     pub(super) fn token(&mut self, tok: &Token, prev: Option<&Token>) -> u32 {
-        let after_operand = matches!(
-            prev,
-            Some(
-                Token::Identifier(_)
-                    | Token::ClosingRound
-                    | Token::ClosingSquare
-                    | Token::ClosingCurly
-                    | Token::Int(_)
-                    | Token::Float(_)
-                    | Token::String(_)
-            )
-        );
+        let after_operand = ends_operand(prev);
         match tok {
             Token::OpeningRound | Token::OpeningSquare | Token::OpeningCurly => {
                 if after_operand {
@@ -153,4 +142,21 @@ impl Nesting {
         }
         self.sum
     }
+}
+
+/// Whether a token ends an operand, so that a bracket after it is a call or an index (or,
+/// for `(`, not a parenthesised expression or a tuple).
+pub(super) fn ends_operand(tok: Option<&Token>) -> bool {
+    matches!(
+        tok,
+        Some(
+            Token::Identifier(_)
+                | Token::ClosingRound
+                | Token::ClosingSquare
+                | Token::ClosingCurly
+                | Token::Int(_)
+                | Token::Float(_)
+                | Token::String(_)
+        )
+    )
 }
