@@ -190,6 +190,7 @@ fn render(
         }),
         write_ahead: false,
         reader,
+        facts: None,
     };
     // the engine reports a bug as a panic: the server goes on
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

@@ -23,6 +23,7 @@ use crate::files::{accessible_order, marks, FileKind, InputFile, SourceFile, Unr
 use crate::messages::Messages;
 use crate::modules::Modules;
 use crate::schema::export::{self, SchemaExport};
+pub use crate::workspace::facts::{Facts, FactsSink, Origin, Provenance, Seg};
 use crate::workspace::{self, RenderOptions};
 use crate::yaml::parser::ParseOptions;
 use crate::yaml::FileNames;
@@ -149,6 +150,10 @@ pub struct Host<'a> {
     /// YAML documents are then written while the run goes on, on another core.
     pub write_ahead: bool,
     pub reader: &'a (dyn Reader + Sync),
+    /// Where the root library's data values, schema and what set each value go once the
+    /// values are final, when the front end asks (a language server): a run that fails
+    /// afterwards leaves them too. Nothing is traced without it.
+    pub facts: Option<FactsSink>,
 }
 
 impl Default for Host<'_> {
@@ -160,6 +165,7 @@ impl Default for Host<'_> {
             memory_budget: None,
             write_ahead: false,
             reader: &NothingOutside,
+            facts: None,
         }
     }
 }
@@ -245,6 +251,7 @@ fn prepare(
         held_bytes: host.held_bytes,
         memory_budget: host.memory_budget,
         write_ahead: host.write_ahead && request.format == Format::Yaml,
+        facts: host.facts,
         ..RenderOptions::default()
     };
     Ok(Some((opts, files)))

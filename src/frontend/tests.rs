@@ -3,7 +3,7 @@ use std::sync::{Arc, Mutex};
 use super::*;
 use crate::diagnostic::Kind;
 use crate::workspace::OutputContent;
-use crate::yaml::Node;
+use crate::yaml::{Location, Node};
 
 fn request(files: &[(&str, &str)]) -> Request {
     Request {
@@ -314,4 +314,132 @@ fn a_failure_serialises_with_its_kind_location_and_frames() {
     assert_eq!(json["violations"], serde_json::json!([]));
     let back: Diagnostic = serde_json::from_value(json).unwrap();
     assert_eq!(back, e);
+}
+
+/// Renders `req` asking for its facts: the run's result and the facts it left.
+fn with_facts(req: Request) -> (Result<Output, Diagnostic>, Option<Facts>) {
+    let sink = FactsSink::default();
+    let host = Host {
+        facts: Some(sink.clone()),
+        ..Host::default()
+    };
+    (run(req, host), sink.take())
+}
+
+fn key(path: &str) -> Vec<Seg> {
+    path.split('.').map(|k| Seg::Key(k.into())).collect()
+}
+
+#[test]
+fn facts_say_what_set_each_value_in_order() {
+    let mut req = request(&[
+        (
+            "schema.yml",
+            "#@data/values-schema\n---\napp:\n  name: web\n  replicas: 1\n  ports:\n  - 80\n",
+        ),
+        ("values.yml", "#@data/values\n---\napp:\n  replicas: 2\n"),
+        (
+            "t.yml",
+            "#@ load(\"@ytt:data\", \"data\")\nr: #@ data.values.app.replicas\n",
+        ),
+    ]);
+    req.data_values.strings = vec!["app.name=api".into()];
+    req.data_values.yamls = vec!["app.replicas=3".into(), "app.ports=[1, 2]".into()];
+    let (out, facts) = with_facts(req);
+    out.expect("renders");
+    let facts = facts.expect("facts");
+    let p = &facts.provenance;
+    let at = |file: &str, line| Location::new(file, line);
+    assert_eq!(
+        p.of(&key("app.replicas")),
+        [
+            Origin::Schema(at("schema.yml", 5)),
+            Origin::Document(at("values.yml", 4)),
+            Origin::Flag {
+                flag: "--data-value-yaml",
+                text: "app.replicas=3".into()
+            },
+        ]
+    );
+    assert_eq!(
+        p.of(&key("app.name")),
+        [
+            Origin::Schema(at("schema.yml", 4)),
+            Origin::Flag {
+                flag: "-v",
+                text: "app.name=api".into()
+            },
+        ]
+    );
+    let mut second = key("app.ports");
+    second.push(Seg::Index(1));
+    assert_eq!(
+        p.of(&second),
+        [Origin::Flag {
+            flag: "--data-value-yaml",
+            text: "app.ports=[1, 2]".into()
+        }]
+    );
+    let root = facts.schema.and_then(|s| s.root).expect("a schema");
+    assert!(matches!(
+        root.kind,
+        crate::schema::export::FieldKind::Map(_)
+    ));
+    assert_eq!(
+        crate::yaml::emit::yaml_node(&facts.values),
+        "app:\n  name: api\n  replicas: 3\n  ports:\n  - 1\n  - 2\n"
+    );
+}
+
+#[test]
+fn facts_are_left_by_runs_that_fail_once_the_values_are_final() {
+    // a template fails
+    let req = request(&[
+        ("values.yml", VALUES),
+        (
+            "t.yml",
+            "#@ load(\"@ytt:data\", \"data\")\nr: #@ data.values.nothing\n",
+        ),
+    ]);
+    let (out, facts) = with_facts(req);
+    assert_eq!(out.unwrap_err().kind(), Kind::Evaluation);
+    let facts = facts.expect("facts of a failed render");
+    assert_eq!(
+        facts.provenance.of(&key("replicas")),
+        [Origin::Document(Location::new("values.yml", 3))]
+    );
+    // a rule rejects a value: the values are those it rejected
+    let mut req = request(&[("schema.yml", SCHEMA), ("t.yml", TEMPLATE)]);
+    req.data_values.files = vec![];
+    req.data_values.strings = vec![];
+    req.data_values.yamls = vec!["replicas=0".into()];
+    let (out, facts) = with_facts(req);
+    assert_eq!(out.unwrap_err().kind(), Kind::Validation);
+    let facts = facts.expect("facts of a failed validation");
+    assert_eq!(crate::yaml::emit::yaml_node(&facts.values), "replicas: 0\n");
+    let rules = &facts.schema.and_then(|s| s.root).expect("a schema");
+    let crate::schema::export::FieldKind::Map(items) = &rules.kind else {
+        panic!("a map")
+    };
+    assert_eq!(items[0].1.rules[0].by, Location::new("schema.yml", 3));
+    // the values are wrong for the schema: they are not final, there are no facts
+    let req = request(&[
+        ("schema.yml", SCHEMA),
+        ("v.yml", "#@data/values\n---\nreplicas: x\n"),
+    ]);
+    let (out, facts) = with_facts(req);
+    assert_eq!(out.unwrap_err().kind(), Kind::Schema);
+    assert!(facts.is_none());
+}
+
+#[test]
+fn no_facts_are_traced_unless_asked() {
+    let req = request(&[("values.yml", VALUES), ("t.yml", TEMPLATE)]);
+    let (out, facts) = with_facts(Request {
+        mode: Mode::Schema(SchemaFormat::OpenApiV3),
+        ..req.clone()
+    });
+    out.expect("inspects");
+    assert!(facts.is_none(), "a schema inspection computes no values");
+    assert_eq!(stdout(run(req, Host::default()).unwrap()), "r: 2\n");
 }

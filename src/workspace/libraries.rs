@@ -101,6 +101,7 @@ impl Handle {
         LibraryInputs {
             envelopes,
             with_values: self.with_values.clone(),
+            traced: false,
         }
     }
 

@@ -21,6 +21,7 @@ use anyhow::{anyhow, bail};
 
 use super::compile::{compile_yaml_file, parse_yaml_files, Compiled};
 use super::execution::Settings;
+use super::facts::{Provenance, Step, Trace};
 use super::loader::{LibraryEval, Scope};
 use super::refs::{parse_ref, Envelope, Payload, RefSegment};
 use super::values::{self, CliValues};
@@ -54,6 +55,8 @@ pub struct LibraryInputs {
     /// Envelopes at this library: for it (no segments left) or for its descendants.
     pub envelopes: Vec<Envelope>,
     pub with_values: Vec<WithValues>,
+    /// Trace what sets each value (a front end asked for the run's facts).
+    pub traced: bool,
 }
 
 /// A library once its data values are known.
@@ -63,6 +66,8 @@ pub struct ValuesStage {
     pub schema: Option<Schema>,
     /// Envelopes for the library's own private libraries.
     pub child_envelopes: Vec<Envelope>,
+    /// What set each value, when the library's inputs asked for it.
+    pub provenance: Option<Provenance>,
     /// Files to evaluate after the data values (all but data-values files), parsed when
     /// they are YAML templates.
     pub(super) files: Vec<(LibFile, Option<DocSet>)>,
@@ -118,7 +123,7 @@ pub fn library_values(
     let own = own_documents(rt, lib, files.values_files, settings, &orders, host)?;
     let schema = library_schema(rt, own.schemas, &mine, &orders.schema, host)?;
 
-    let mut values = Values::new(rt, schema.as_ref(), &orders.values);
+    let mut values = Values::new(rt, schema.as_ref(), &orders.values, inputs.traced);
     for doc in &own.values {
         values.overlay((&doc.value, &doc.meta), host)?;
     }
@@ -138,6 +143,7 @@ pub fn library_values(
     for c in cli {
         values.cli(c)?;
     }
+    let provenance = values.trace.map(Trace::provenance);
     let (values, doc_meta) = (values.value, values.doc_meta);
 
     let mut child_envelopes = own.envelopes;
@@ -146,6 +152,7 @@ pub fn library_values(
         values,
         schema,
         child_envelopes,
+        provenance,
         files: files.rest,
         doc_meta,
         validation_disabled: settings.disable_values_validation,
@@ -505,17 +512,30 @@ struct Values<'a> {
     /// The metadata of the document holding the values: its validations apply to the
     /// whole document.
     doc_meta: Option<Meta>,
+    /// What each step set, when traced.
+    trace: Option<Trace>,
 }
 
 impl<'a> Values<'a> {
-    /// The schema's defaults (null without a schema).
-    fn new(rt: &'a Runtime, schema: Option<&'a Schema>, order: &'a str) -> Self {
-        Values {
+    /// The schema's defaults (null without a schema); `traced`: what each step sets is
+    /// noted.
+    fn new(rt: &'a Runtime, schema: Option<&'a Schema>, order: &'a str, traced: bool) -> Self {
+        let mut values = Values {
             rt,
             schema,
             order,
             value: schema.map_or(Node::Null, Schema::defaults),
             doc_meta: schema.map(Schema::defaults_meta),
+            trace: traced.then(Trace::default),
+        };
+        values.note(|| Step::Schema);
+        values
+    }
+
+    /// Notes what the step just taken set, when traced.
+    fn note(&mut self, step: impl FnOnce() -> Step) {
+        if let Some(trace) = &mut self.trace {
+            trace.step(&self.value, step(), self.rt.names());
         }
     }
 
@@ -534,6 +554,7 @@ impl<'a> Values<'a> {
         } else {
             self.overlay_on(value, meta, host)?;
         }
+        self.note(|| Step::Document);
         self.typed(None)
     }
 
@@ -550,6 +571,7 @@ impl<'a> Values<'a> {
         } else {
             self.overlay_on(&w.node, &Meta::default(), host)?;
         }
+        self.note(|| Step::Caller);
         self.typed(None)
     }
 
@@ -559,8 +581,15 @@ impl<'a> Values<'a> {
         let c = Arc::try_unwrap(c).unwrap_or_else(|shared| (*shared).clone());
         let flag_text = c.flag_line().map(str::to_owned);
         let source = c.source().to_owned();
+        let step = self.trace.is_some().then(|| match c.flag() {
+            Some((flag, text)) => Step::Flag { flag, text },
+            None => Step::ValuesFile,
+        });
         values::apply_cli(&mut self.value, c, &Run::of(self.rt)?.sources)
             .map_err(|e| overlaying("data values", self.order, e))?;
+        if let Some(step) = step {
+            self.note(|| step);
+        }
         let flag = flag_text.as_deref().map(|text| FlagOrigin {
             source: &source,
             text,
@@ -598,6 +627,8 @@ impl<'a> Values<'a> {
                     format!("Overlaying data values (in following order: {order}): \n{r}")
                 })
             })?;
+        // what the schema completed
+        self.note(|| Step::Schema);
         Ok(())
     }
 }

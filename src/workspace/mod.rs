@@ -3,6 +3,7 @@
 
 mod compile;
 mod execution;
+pub mod facts;
 mod libraries;
 mod library_values;
 mod loader;
@@ -22,6 +23,7 @@ use crate::template::CompileOptions;
 use crate::yaml::parser::AliasBudget;
 use crate::yaml::{Doc, DocSet, FileNames, Meta, Node};
 use execution::Settings;
+pub use facts::{Facts, FactsSink};
 use library_values::LibraryInputs;
 pub use values::CliValues;
 
@@ -65,6 +67,9 @@ pub struct RenderOptions {
     /// The caller writes the output documents as YAML (`emit::yaml_texts`): templates'
     /// documents are written while the run goes on, on another core.
     pub write_ahead: bool,
+    /// Where the root library's [`Facts`] go once its data values are final, when a
+    /// front end asks for them (not in a schema inspection, which computes no values).
+    pub facts: Option<FactsSink>,
 }
 
 /// What a run produced, one entry per output file, in output order.
@@ -191,10 +196,24 @@ fn run(mut opts: RenderOptions, files: Vec<InputFile>) -> anyhow::Result<Rendere
     let inputs = LibraryInputs {
         envelopes: execution::cli_envelopes(std::mem::take(&mut opts.data_values))?,
         with_values: Vec::new(),
+        traced: opts.facts.is_some() && !opts.schema_inspect,
     };
     let mut stage = execution::with_host(&rt, |host| {
         library_values::library_values(&rt, &library, inputs, settings, host)
     })?;
+    if let (Some(provenance), Some(sink)) = (stage.provenance.take(), &opts.facts) {
+        // the schema's rules as an export reads them; a schema whose rules the
+        // inspection could not read has none to show
+        let schema = crate::validations::with_evaluator(&rt, |eval| {
+            SchemaExport::resolve(stage.schema.as_ref(), eval)
+        });
+        sink.put(Facts {
+            values: stage.values.clone(),
+            schema: schema.ok(),
+            provenance,
+            names: opts.names.clone(),
+        });
+    }
     if opts.schema_inspect || opts.data_values_inspect {
         drop_aside(stage.take_parsed());
     }

@@ -54,6 +54,22 @@ impl CliValues {
         }
     }
 
+    /// For a key-value flag, which flag gave it and the argument as given (the
+    /// variable, for the environment's).
+    pub fn flag(&self) -> Option<(&'static str, String)> {
+        let CliValues::KeyValue { source, line, .. } = self else {
+            return None;
+        };
+        let (kind, rest) = source.split_once(") ").unwrap_or((source, ""));
+        Some(match kind.trim_end_matches(')') {
+            "(data-value arg" => ("-v", line.clone()),
+            "(data-value-yaml arg" => ("--data-value-yaml", line.clone()),
+            "(data-value-file arg" => ("--data-value-file", rest.to_owned()),
+            "(data-values-env-yaml arg" => ("--data-values-env-yaml", line.clone()),
+            _ => ("--data-values-env", line.clone()),
+        })
+    }
+
     pub fn library(&self) -> Option<&str> {
         match self {
             CliValues::Plain { library, .. } | CliValues::KeyValue { library, .. } => {
@@ -459,6 +475,32 @@ mod tests {
             err.starts_with("Unmarshaling YAML data values file 'n.yml': yaml:"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn key_values_name_their_flag_and_its_argument() {
+        let kv = |source: &str, line: &str| CliValues::KeyValue {
+            library: None,
+            path: vec!["a".into()],
+            value: Node::Null,
+            source: source.into(),
+            line: line.into(),
+        };
+        let flag = |c: CliValues| c.flag().unwrap();
+        assert_eq!(
+            flag(CliValues::from_kv("a=1").unwrap()),
+            ("-v", "a=1".into())
+        );
+        let opts = ParseOptions::default();
+        let yaml = CliValues::from_kv_yaml("a=[1]", &opts, &FileNames::default()).unwrap();
+        assert_eq!(flag(yaml), ("--data-value-yaml", "a=[1]".into()));
+        // a value's file: the argument, not the file's text
+        let file = kv("(data-value-file arg) a=owner.txt", "nobody\n");
+        assert_eq!(flag(file), ("--data-value-file", "a=owner.txt".into()));
+        let env = kv("(data-values-env-yaml arg) APP", "APP_a=1");
+        assert_eq!(flag(env), ("--data-values-env-yaml", "APP_a=1".into()));
+        let env = kv("(data-values-env arg) APP", "APP_a=1");
+        assert_eq!(flag(env), ("--data-values-env", "APP_a=1".into()));
     }
 
     #[test]

@@ -61,6 +61,7 @@ fn render(opts: &Options, sources: Vec<SourceFile>) -> Result<Output> {
         reader: &Disk {
             sources: &opts.files.symlinks,
         },
+        facts: None,
     };
     let output = frontend::run_on_this_thread(request, host)?;
     // a run that passed the memory budget where no template code ran to stop it (see

@@ -18,7 +18,7 @@ use starlark::eval::Evaluator;
 use super::types::{Kind, Type, TypeDoc};
 use super::Schema;
 use crate::eval::runtime::{names_of, runtime_of};
-use crate::validations::named::NamedRule;
+use crate::validations::named::{NamedRule, OneOf};
 use crate::validations::rules;
 use crate::yaml::{Annotation, FileNames, Location, Node, Pos};
 
@@ -84,6 +84,16 @@ pub struct Rule {
     /// `warn=True`: a violation is only a warning.
     pub warn: bool,
     pub check: Check,
+}
+
+impl Rule {
+    /// The values a `one_of=` rule allows.
+    pub fn one_of(&self) -> Option<&[Node]> {
+        match &self.check {
+            Check::Named(NamedRule::OneOf(OneOf(values))) => Some(values),
+            _ => None,
+        }
+    }
 }
 
 /// What a rule checks.
