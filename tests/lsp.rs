@@ -17,6 +17,12 @@
 //! - `cancel-runs PATH`: asks `ytt/runs` and cancels the request at once
 //! - `format PATH`: asks `textDocument/formatting`
 //! - `request METHOD {JSON}`: any request
+//! - `hover PATH LINE:COL` (from 1, columns in characters): asks `textDocument/hover`,
+//!   shows its range and its markdown as it reads
+//! - `definition PATH LINE:COL`, `complete PATH LINE:COL`: ask `textDocument/definition`,
+//!   `textDocument/completion`
+//! - `actions PATH LINE`: asks `textDocument/codeAction` on line LINE, with the
+//!   diagnostics last published for the file on that line
 //! - `sleep MS`: lets the server work a while (an analysis starts)
 //!
 //! A text block is the lines between `<<<` and `>>>`. The workspace's path is shown as
@@ -296,9 +302,58 @@ impl Session {
                 let answer = self.answer(id);
                 self.show_answer(&answer);
             }
+            "hover" | "definition" | "complete" => {
+                let (path, position) = self.position(arg);
+                let method = match step {
+                    "hover" => "textDocument/hover",
+                    "definition" => "textDocument/definition",
+                    _ => "textDocument/completion",
+                };
+                let uri = self.uri(path);
+                let id = self.request(
+                    method,
+                    json!({"textDocument": {"uri": uri}, "position": position}),
+                );
+                let answer = self.answer(id);
+                match &answer["result"]["contents"]["value"] {
+                    Value::String(markdown) if step == "hover" => {
+                        let range = answer["result"]["range"].to_string();
+                        let shown = self.normalize(&format!("range: {range}\n{markdown}"));
+                        let _ = writeln!(self.out, "{shown}");
+                    }
+                    _ => self.show_answer(&answer),
+                }
+            }
+            "actions" => {
+                let (path, line) = arg.split_once(' ').expect("actions PATH LINE");
+                let line: u64 = line.parse::<u64>().expect("a line") - 1;
+                let diagnostics: Vec<Value> = (self.published.get(path))
+                    .and_then(|p| p["diagnostics"].as_array())
+                    .into_iter()
+                    .flatten()
+                    .filter(|d| d["range"]["start"]["line"].as_u64() == Some(line))
+                    .cloned()
+                    .collect();
+                let uri = self.uri(path);
+                let range = json!({"start": {"line": line, "character": 0}, "end": {"line": line, "character": 0}});
+                let id = self.request(
+                    "textDocument/codeAction",
+                    json!({"textDocument": {"uri": uri}, "range": range, "context": {"diagnostics": diagnostics}}),
+                );
+                let answer = self.answer(id);
+                self.show_answer(&answer);
+            }
             "sleep" => std::thread::sleep(Duration::from_millis(arg.parse().expect("ms"))),
             other => panic!("unknown step {other}"),
         }
+    }
+
+    /// `PATH LINE:COL` (from 1) as a path and the protocol's position.
+    fn position<'a>(&self, arg: &'a str) -> (&'a str, Value) {
+        let (path, at) = arg.split_once(' ').expect("PATH LINE:COL");
+        let (line, col) = at.split_once(':').expect("LINE:COL");
+        let n = |s: &str| s.parse::<u64>().expect("a number") - 1;
+        (path, json!({"line": n(line), "character": n(col)}))
     }
 
     fn show_answer(&mut self, answer: &Value) {

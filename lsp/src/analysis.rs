@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 use anyhow::{anyhow, bail, Result};
 use ytt::diagnostic::{Diagnostic, Kind};
 use ytt::files::{marks, FileKind, InputFile, SourceFile, Unread};
-use ytt::frontend::{self, Request};
+use ytt::frontend::{self, FactsSink, Request};
 use ytt::workspace::OutputContent;
 use ytt::yaml::parser::{parse, ParseOptions};
 use ytt::yaml::{FileId, Location};
@@ -29,6 +29,7 @@ use crate::findings::{At, Finding, Related, Severity};
 use crate::host::{FileFlag, Found, Host, Invocation, Symlinks};
 use crate::project::RunSpec;
 use crate::stop::{Reason, Stopper};
+use crate::values::RunFacts;
 use crate::{text, uri};
 
 /// What the engine is told when the server stops a run; the report says why instead
@@ -61,6 +62,9 @@ pub struct Analysis {
     pub outcome: Outcome,
     /// What it rendered, when it did.
     pub render: Option<Render>,
+    /// Its data values, schema and what set each value, once they were final (also when
+    /// the run failed afterwards).
+    pub facts: Option<RunFacts>,
     /// Its `print()` output.
     pub log: Vec<String>,
 }
@@ -108,13 +112,25 @@ pub fn analyse(host: &dyn Host, run: &RunSpec, overlay: &Overlay, stop: &Stopper
         files: Mutex::default(),
     };
     let messages = Arc::new(Mutex::new(Vec::new()));
+    let facts = FactsSink::default();
     let result = match host.parse(&run.args).and_then(|inv| reader.request(inv)) {
         Err(e) => Err((Diagnostic::from_error(e), None)),
         Ok((request, yaml_files)) => {
-            render(request, &reader, stop, &messages).map_err(|d| (d, Some(yaml_files)))
+            render(request, &reader, stop, &messages, &facts).map_err(|d| (d, Some(yaml_files)))
         }
     };
     let files = reader.files.into_inner().unwrap_or_else(|e| e.into_inner());
+    let facts = facts.take().map(|facts| RunFacts {
+        label: run.labelled.then(|| run.name.clone()),
+        facts,
+        files: (files.by_name.iter())
+            .filter_map(|(name, path)| {
+                let bytes = files.bytes.get(path)?;
+                Some((name.clone(), (path.clone(), bytes.clone())))
+            })
+            .collect(),
+        values_files: files.values_files.clone(),
+    });
     let messages = std::mem::take(&mut *messages.lock().unwrap_or_else(|e| e.into_inner()));
     let (mut warnings, log): (Vec<String>, Vec<String>) = messages
         .into_iter()
@@ -124,6 +140,7 @@ pub fn analyse(host: &dyn Host, run: &RunSpec, overlay: &Overlay, stop: &Stopper
         findings: Vec::new(),
         outcome: Outcome::Rendered,
         render: None,
+        facts,
         log,
     };
     let stopped = stop.reason();
@@ -172,6 +189,7 @@ fn render(
     reader: &RunReader,
     stop: &Stopper,
     messages: &Arc<Mutex<Vec<String>>>,
+    facts: &FactsSink,
 ) -> Result<frontend::Output, Diagnostic> {
     let memory = stop.memory();
     let sink = messages.clone();
@@ -190,7 +208,7 @@ fn render(
         }),
         write_ahead: false,
         reader,
-        facts: None,
+        facts: Some(facts.clone()),
     };
     // the engine reports a bug as a panic: the server goes on
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -281,6 +299,8 @@ impl frontend::Reader for RunReader<'_> {
         let mut out = Vec::new();
         for f in found {
             let bytes = self.read(&f)?;
+            let mut files = self.files.lock().unwrap_or_else(|e| e.into_inner());
+            files.values_files.insert(f.path.clone());
             out.push((f.rel_path, bytes));
         }
         Ok(out)
@@ -346,6 +366,8 @@ struct Files {
     /// A `-f` file's path by the address of its bytes, which file marks keep (to find a
     /// renamed file).
     by_data: BTreeMap<usize, PathBuf>,
+    /// The files read as `--data-values-file`.
+    values_files: BTreeSet<PathBuf>,
 }
 
 fn address(data: &Arc<[u8]>) -> usize {

@@ -28,6 +28,8 @@ mod server;
 mod stop;
 mod text;
 mod uri;
+mod value_documents;
+mod values;
 mod worker;
 
 pub use host::{FileFlag, Found, Host, Invocation, Memory, Symlinks};

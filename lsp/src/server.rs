@@ -13,7 +13,7 @@
 //! analysis is pending, which runs a file belongs to and how they ended.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -23,10 +23,12 @@ use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestI
 use lsp_types::notification::{self as note, Notification as _};
 use lsp_types::request::{self as req, Request as _};
 use lsp_types::{
-    Diagnostic, DidChangeTextDocumentParams, DidChangeWatchedFilesParams,
-    DidChangeWorkspaceFoldersParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams,
-    DidSaveTextDocumentParams, DocumentFormattingParams, InitializeParams, LogMessageParams,
-    MessageType, OneOf, PublishDiagnosticsParams, ServerCapabilities, TextDocumentIdentifier,
+    CompletionOptions, CompletionParams, CompletionResponse, Diagnostic,
+    DidChangeTextDocumentParams, DidChangeWatchedFilesParams, DidChangeWorkspaceFoldersParams,
+    DidCloseTextDocumentParams, DidOpenTextDocumentParams, DidSaveTextDocumentParams,
+    DocumentFormattingParams, GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverParams,
+    HoverProviderCapability, InitializeParams, LogMessageParams, MessageType, OneOf,
+    PublishDiagnosticsParams, ServerCapabilities, TextDocumentIdentifier,
     TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
     TextDocumentSyncSaveOptions, TextEdit, WorkspaceFoldersServerCapabilities,
     WorkspaceServerCapabilities,
@@ -43,6 +45,8 @@ use crate::publish::{self, RunFindings};
 use crate::stop::Stopper;
 use crate::text;
 use crate::uri;
+use crate::value_documents;
+use crate::values::RunFacts;
 use crate::worker::{self, Done, Job, RunResult};
 
 /// The server's settings (`initializationOptions`).
@@ -145,6 +149,9 @@ fn capabilities() -> ServerCapabilities {
             },
         )),
         document_formatting_provider: Some(OneOf::Left(true)),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        definition_provider: Some(OneOf::Left(true)),
+        completion_provider: Some(CompletionOptions::default()),
         workspace: Some(WorkspaceServerCapabilities {
             workspace_folders: Some(WorkspaceFoldersServerCapabilities {
                 supported: Some(true),
@@ -184,6 +191,8 @@ struct Run {
     result: RunResult,
     members: Vec<PathBuf>,
     render: Option<Arc<Render>>,
+    /// Its last data values (kept while later analyses do not get that far).
+    facts: Option<Arc<RunFacts>>,
 }
 
 struct Server {
@@ -268,6 +277,15 @@ impl Server {
             }
             req::Formatting::METHOD => {
                 params::<DocumentFormattingParams>(r.params).and_then(|p| self.format(p))
+            }
+            req::HoverRequest::METHOD => {
+                params::<HoverParams>(r.params).map(|p| to_json(self.hover(p)))
+            }
+            req::GotoDefinition::METHOD => {
+                params::<GotoDefinitionParams>(r.params).map(|p| to_json(self.definition(p)))
+            }
+            req::Completion::METHOD => {
+                params::<CompletionParams>(r.params).map(|p| to_json(self.completion(p)))
             }
             RUNS => match params::<RunsParams>(r.params) {
                 Ok(p) => match uri::to_path(&p.text_document.uri) {
@@ -420,8 +438,10 @@ impl Server {
         for mut run in done.analysed {
             self.log(&run)?;
             let key = run.spec.key.clone();
-            let kept = self.runs.remove(&key).and_then(|r| r.render);
-            let render = run.render.take().or(kept);
+            let kept = self.runs.remove(&key);
+            let (kept_render, kept_facts) = kept.map_or((None, None), |r| (r.render, r.facts));
+            let render = run.render.take().or(kept_render);
+            let facts = run.facts.take().or(kept_facts);
             let result = run;
             self.runs.insert(
                 key,
@@ -429,6 +449,7 @@ impl Server {
                     result,
                     members: Vec::new(),
                     render,
+                    facts,
                 },
             );
         }
@@ -537,6 +558,63 @@ impl Server {
         Ok(())
     }
 
+    /// The text of a file: the open document's, else the disk's.
+    fn text_of(&self, path: &Path) -> Option<String> {
+        match self.docs.get(path) {
+            Some(d) => Some(d.text.to_string()),
+            None => std::fs::read_to_string(path).ok(),
+        }
+    }
+
+    /// The file a request is about, its text, and the data values of the runs it belongs
+    /// to (those that got that far).
+    fn facts_of(
+        &self,
+        doc: &TextDocumentIdentifier,
+    ) -> Option<(PathBuf, String, Vec<Arc<RunFacts>>)> {
+        let path = uri::to_path(&doc.uri)?;
+        let text = self.text_of(&path)?;
+        let runs = (self.runs.values())
+            .filter(|r| r.result.inputs.contains(&path) || r.members.contains(&path))
+            .filter_map(|r| r.facts.clone())
+            .collect();
+        Some((path, text, runs))
+    }
+
+    /// Where paths are shown from: the workspace folder a file is in, else its directory.
+    fn base_of(&self, path: &Path) -> PathBuf {
+        (self.folders.iter())
+            .filter(|f| path.starts_with(f))
+            .max_by_key(|f| f.as_os_str().len())
+            .cloned()
+            .or_else(|| path.parent().map(Path::to_path_buf))
+            .unwrap_or_default()
+    }
+
+    /// `textDocument/hover`.
+    fn hover(&self, p: HoverParams) -> Option<Hover> {
+        let at = p.text_document_position_params;
+        let (path, text, runs) = self.facts_of(&at.text_document)?;
+        let runs: Vec<&RunFacts> = runs.iter().map(|r| &**r).collect();
+        value_documents::hover(&runs, &path, &text, at.position, &self.base_of(&path))
+    }
+
+    /// `textDocument/definition`.
+    fn definition(&self, p: GotoDefinitionParams) -> Option<GotoDefinitionResponse> {
+        let at = p.text_document_position_params;
+        let (path, text, runs) = self.facts_of(&at.text_document)?;
+        let runs: Vec<&RunFacts> = runs.iter().map(|r| &**r).collect();
+        value_documents::definition(&runs, &path, &text, at.position)
+    }
+
+    /// `textDocument/completion`.
+    fn completion(&self, p: CompletionParams) -> Option<CompletionResponse> {
+        let at = p.text_document_position;
+        let (path, text, runs) = self.facts_of(&at.text_document)?;
+        let runs: Vec<&RunFacts> = runs.iter().map(|r| &**r).collect();
+        value_documents::completion(&runs, &path, &text, at.position)
+    }
+
     /// `textDocument/formatting`: `ytt fmt`'s layout of a YAML file, as one edit.
     fn format(&self, p: DocumentFormattingParams) -> Result<Value, (ErrorCode, String)> {
         let path = uri::to_path(&p.text_document.uri)
@@ -579,6 +657,13 @@ const RUNS: &str = "ytt/runs";
 #[serde(rename_all = "camelCase")]
 struct RunsParams {
     text_document: TextDocumentIdentifier,
+}
+
+/// An answer as JSON (none: null).
+fn to_json(answer: Option<impl serde::Serialize>) -> Value {
+    answer
+        .and_then(|a| serde_json::to_value(a).ok())
+        .unwrap_or(Value::Null)
 }
 
 fn params<P: serde::de::DeserializeOwned>(v: Value) -> Result<P, (ErrorCode, String)> {

@@ -24,6 +24,7 @@ use crate::findings::Finding;
 use crate::host::Host;
 use crate::project::{self, Project, RunKey, RunSpec};
 use crate::stop::Stopper;
+use crate::values::RunFacts;
 
 /// What the server asks for.
 pub struct Job {
@@ -45,6 +46,8 @@ pub struct RunResult {
     pub findings: Vec<Finding>,
     pub outcome: Outcome,
     pub render: Option<Arc<Render>>,
+    /// The data values it found, when it got that far.
+    pub facts: Option<Arc<RunFacts>>,
     pub log: Vec<String>,
     pub elapsed: Duration,
 }
@@ -66,6 +69,7 @@ pub struct Done {
 const _: fn() = || {
     fn shared<T: Send + Sync>() {}
     shared::<Render>();
+    shared::<RunFacts>();
 };
 
 /// Starts the analysis thread.
@@ -243,6 +247,7 @@ impl Worker {
             findings: a.findings,
             outcome: a.outcome,
             render: a.render.map(Arc::new),
+            facts: a.facts.map(Arc::new),
             log: a.log,
             elapsed: start.elapsed(),
         });

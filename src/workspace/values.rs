@@ -215,6 +215,11 @@ pub fn is_data_values_doc(doc: &Doc) -> bool {
     annotations_of(&doc.meta.comments).any(|(name, _)| name == DATA_VALUES)
 }
 
+/// Whether an annotation of this name makes a document a data-values or schema one.
+pub fn is_values_annotation(name: &str) -> bool {
+    name == DATA_VALUES || name == DATA_VALUES_SCHEMA
+}
+
 pub fn is_schema_doc(doc: &Doc) -> bool {
     annotations_of(&doc.meta.comments).any(|(name, _)| name == DATA_VALUES_SCHEMA)
 }
