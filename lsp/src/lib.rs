@@ -19,6 +19,7 @@
 //! budget, as a [`Host`].
 
 mod analysis;
+mod declare;
 mod documents;
 mod findings;
 mod host;

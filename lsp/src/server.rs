@@ -23,20 +23,21 @@ use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestI
 use lsp_types::notification::{self as note, Notification as _};
 use lsp_types::request::{self as req, Request as _};
 use lsp_types::{
-    CompletionOptions, CompletionParams, CompletionResponse, Diagnostic,
-    DidChangeTextDocumentParams, DidChangeWatchedFilesParams, DidChangeWorkspaceFoldersParams,
-    DidCloseTextDocumentParams, DidOpenTextDocumentParams, DidSaveTextDocumentParams,
-    DocumentFormattingParams, GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverParams,
-    HoverProviderCapability, InitializeParams, LogMessageParams, MessageType, OneOf,
-    PublishDiagnosticsParams, ServerCapabilities, TextDocumentIdentifier,
-    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
-    TextDocumentSyncSaveOptions, TextEdit, WorkspaceFoldersServerCapabilities,
-    WorkspaceServerCapabilities,
+    CodeAction, CodeActionParams, CodeActionProviderCapability, CompletionOptions,
+    CompletionParams, CompletionResponse, Diagnostic, DidChangeTextDocumentParams,
+    DidChangeWatchedFilesParams, DidChangeWorkspaceFoldersParams, DidCloseTextDocumentParams,
+    DidOpenTextDocumentParams, DidSaveTextDocumentParams, DocumentFormattingParams,
+    GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverParams, HoverProviderCapability,
+    InitializeParams, LogMessageParams, MessageType, OneOf, PublishDiagnosticsParams,
+    ServerCapabilities, TextDocumentIdentifier, TextDocumentSyncCapability, TextDocumentSyncKind,
+    TextDocumentSyncOptions, TextDocumentSyncSaveOptions, TextEdit,
+    WorkspaceFoldersServerCapabilities, WorkspaceServerCapabilities,
 };
 use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::analysis::{self, Render};
+use crate::declare;
 use crate::documents::Documents;
 use crate::findings::Finding;
 use crate::host::Host;
@@ -152,6 +153,7 @@ fn capabilities() -> ServerCapabilities {
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         definition_provider: Some(OneOf::Left(true)),
         completion_provider: Some(CompletionOptions::default()),
+        code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
         workspace: Some(WorkspaceServerCapabilities {
             workspace_folders: Some(WorkspaceFoldersServerCapabilities {
                 supported: Some(true),
@@ -286,6 +288,9 @@ impl Server {
             }
             req::Completion::METHOD => {
                 params::<CompletionParams>(r.params).map(|p| to_json(self.completion(p)))
+            }
+            req::CodeActionRequest::METHOD => {
+                params::<CodeActionParams>(r.params).map(|p| to_json(self.code_actions(p)))
             }
             RUNS => match params::<RunsParams>(r.params) {
                 Ok(p) => match uri::to_path(&p.text_document.uri) {
@@ -613,6 +618,15 @@ impl Server {
         let (path, text, runs) = self.facts_of(&at.text_document)?;
         let runs: Vec<&RunFacts> = runs.iter().map(|r| &**r).collect();
         value_documents::completion(&runs, &path, &text, at.position)
+    }
+
+    /// `textDocument/codeAction`: for the diagnostics given, declaring a data value in
+    /// the schema.
+    fn code_actions(&self, p: CodeActionParams) -> Option<Vec<CodeAction>> {
+        let (_, _, runs) = self.facts_of(&p.text_document)?;
+        let runs: Vec<&RunFacts> = runs.iter().map(|r| &**r).collect();
+        let text_of = |path: &Path| self.text_of(path);
+        Some(declare::actions(&runs, &p.context.diagnostics, &text_of))
     }
 
     /// `textDocument/formatting`: `ytt fmt`'s layout of a YAML file, as one edit.

@@ -209,7 +209,7 @@ fn parents_above(above: &[&str], limit: usize, item: bool) -> Vec<Seg> {
         if line.starts_with("---") {
             break;
         }
-        let Some(l) = Line::read(line) else { continue };
+        let Some(l) = opening(line) else { continue };
         let mut opened: Vec<(usize, Seg)> = l.items;
         if let Some((key, _)) = l.key {
             opened.push((l.column, Seg::Key(key)));
@@ -235,7 +235,7 @@ fn siblings(above: &[&str], below: &[&str], col: usize) -> Vec<String> {
         if line.starts_with("---") {
             return false;
         }
-        let Some(l) = Line::read(line) else {
+        let Some(l) = opening(line) else {
             return true;
         };
         let start = first_column(&l.items, l.column);
@@ -280,13 +280,18 @@ struct Line {
     key: Option<(String, bool)>,
 }
 
+/// A line above the cursor's that opens something (not blank, not a comment).
+fn opening(line: &str) -> Option<Line> {
+    Line::read(line).filter(|l| l.key.is_some() || !l.items.is_empty())
+}
+
 impl Line {
     /// None for a line with nothing on it but a comment.
     fn read(line: &str) -> Option<Line> {
         let line = line.strip_suffix('\r').unwrap_or(line);
         let mut col = line.len() - line.trim_start_matches(' ').len();
         let mut rest = &line[col..];
-        if rest.starts_with('#') || (rest.is_empty() && col == 0) {
+        if rest.starts_with('#') {
             return None;
         }
         let mut items = Vec::new();
@@ -388,6 +393,15 @@ other: 1
             Some(Completing::Key {
                 parent: vec![key("list"), Seg::Index(0)],
                 present: vec![],
+            })
+        );
+        // a blank line at the document's top level
+        let text = "#@data/values\n---\na: 1\n\n";
+        assert_eq!(
+            completing(text, Position::new(3, 0), false),
+            Some(Completing::Key {
+                parent: vec![],
+                present: vec!["a".into()],
             })
         );
         // not a data-values document
