@@ -13,10 +13,13 @@
 //! children's indentation, with the value given as its default: the schema infers the
 //! type from it.
 
-use std::collections::HashMap;
 use std::path::Path;
 
-use lsp_types::{CodeAction, CodeActionKind, Diagnostic, Position, Range, TextEdit, WorkspaceEdit};
+use lsp_types::{
+    CodeAction, CodeActionKind, Diagnostic, DocumentChanges, OneOf,
+    OptionalVersionedTextDocumentIdentifier, Position, Range, TextDocumentEdit, TextEdit,
+    WorkspaceEdit,
+};
 use ytt::frontend::Seg;
 use ytt::schema::export::{Field, FieldKind};
 use ytt::yaml::emit::yaml_node;
@@ -238,13 +241,18 @@ fn declare(run: &RunFacts, u: &Undeclared, text_of: TextOf) -> Option<CodeAction
         _ => u.key.clone(),
     };
     let edit = TextEdit::new(Range::new(at, at), new);
-    let changes: HashMap<lsp_types::Uri, Vec<TextEdit>> =
-        HashMap::from([(uri::from_path(path), vec![edit])]);
+    let change = TextDocumentEdit {
+        text_document: OptionalVersionedTextDocumentIdentifier {
+            uri: uri::from_path(path),
+            version: None,
+        },
+        edits: vec![OneOf::Left(edit)],
+    };
     Some(CodeAction {
         title: format!("Declare `{shown}` in the schema"),
         kind: Some(CodeActionKind::QUICKFIX),
         edit: Some(WorkspaceEdit {
-            changes: Some(changes),
+            document_changes: Some(DocumentChanges::Edits(vec![change])),
             ..WorkspaceEdit::default()
         }),
         ..CodeAction::default()
@@ -307,8 +315,14 @@ mod tests {
         actions
             .iter()
             .map(|a| {
-                let changes = a.edit.as_ref().unwrap().changes.as_ref().unwrap();
-                let edit = &changes.values().next().unwrap()[0];
+                let Some(DocumentChanges::Edits(changes)) =
+                    &a.edit.as_ref().unwrap().document_changes
+                else {
+                    panic!("edits")
+                };
+                let OneOf::Left(edit) = &changes[0].edits[0] else {
+                    panic!("an edit")
+                };
                 (
                     a.title.clone(),
                     edit.new_text.clone(),
