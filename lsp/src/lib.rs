@@ -13,7 +13,10 @@
 //! - `worker`: which runs a job analyses; `stop`: the budgets and cancellation;
 //! - `analysis`: every call into the engine — a run read and rendered, its report as
 //!   findings (`findings`), formatting;
-//! - `publish`: findings as the protocol's diagnostics; `text`: positions; `uri`: paths.
+//! - `publish`: findings as the protocol's diagnostics; `text`: positions; `uri`: paths;
+//! - `values`: what a run's facts say of a data value by its path (hover, completion,
+//!   definition); `value_documents`: the same at a position of a data-values or schema
+//!   document; `declare`: the action declaring an undeclared data value in the schema.
 //!
 //! The command line gives its own reading of flags and files, and its allocator's
 //! budget, as a [`Host`].
