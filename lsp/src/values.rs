@@ -414,6 +414,12 @@ rules:
         assert_eq!(labels(complete(&[&run], &[], &[])), ["app"]);
         let items = complete(&[&run], &key("app"), &["ports".into()]);
         assert_eq!(items[1].detail.as_deref(), Some("integer"));
+        let doc = |i: &CompletionItem| match &i.documentation {
+            Some(Documentation::MarkupContent(m)) => Some(m.value.clone()),
+            _ => None,
+        };
+        assert_eq!(doc(&items[1]).as_deref(), Some("How many"));
+        assert_eq!(doc(&items[0]), None);
         assert_eq!(labels(items), ["level", "replicas"]);
         assert_eq!(
             labels(allowed(&[&run], &key("app.level"))),

@@ -4,7 +4,7 @@
 //! What set a value is found by the steps themselves, not guessed: the data values are
 //! built in precedence order (`library_values`), and every step leaves its own position
 //! on each item it sets (an overlay or a plain merge repositions the items it replaces, a
-//! flag puts its own on the items it sets). After each step, [`Trace::step`] compares
+//! flag puts its own on the items it sets). After each step, `Trace::step` compares
 //! each item's position and scalar value with those before it: an item that changed was
 //! set by that step. Nothing of this runs unless a front end asks ([`FactsSink`]).
 

@@ -11,7 +11,9 @@
 //! 4. [`Values`]: the schema's defaults, then in precedence order its own data-values
 //!    documents, the documents its parent addressed to it, `with_data_values()` values,
 //!    parent documents marked `after_library_module=True`, and command-line values; each
-//!    overlaid on the values so far, then checked against the schema and completed.
+//!    overlaid on the values so far, then checked against the schema and completed;
+//!    when a front end asks for the run's facts, what each step set is noted
+//!    ([`super::facts`]).
 //! 5. [`ValuesStage::validate`]: the rules of the final values, run by the caller where
 //!    the values of their annotations can be reached.
 
