@@ -121,7 +121,7 @@ pub fn analyse(host: &dyn Host, run: &RunSpec, overlay: &Overlay, stop: &Stopper
     };
     let files = reader.files.into_inner().unwrap_or_else(|e| e.into_inner());
     let facts = facts.take().map(|facts| RunFacts {
-        label: run.labelled.then(|| run.name.clone()),
+        run: run.name.clone(),
         facts,
         files: (files.by_name.iter())
             .filter_map(|(name, path)| {

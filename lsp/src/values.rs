@@ -27,8 +27,8 @@ const VALUE_BYTES: usize = 2_000;
 
 /// A run's facts, with what is needed to show them: where the files the run names are.
 pub struct RunFacts {
-    /// The run's name, when what is shown names it (one of several runs of a project).
-    pub label: Option<String>,
+    /// The run's name (a hover names it when several runs have the value).
+    pub run: String,
     pub facts: Facts,
     /// Each file the run read, by the name the run knows it: where it is and its bytes.
     pub files: BTreeMap<String, (PathBuf, Arc<[u8]>)>,
@@ -101,25 +101,26 @@ pub fn dotted(path: &[Seg]) -> String {
 }
 
 /// The hover of the data value at `path`, in markdown: for each run that has it (named
-/// when the runs are), its final value, type, what set it, and its schema's
-/// documentation and rules. Files are shown relative to `base`. None when no run knows
-/// the path.
+/// when several do), its final value, type, what set it, and its schema's documentation
+/// and rules. Files are shown relative to `base`. None when no run knows the path.
 pub fn hover(runs: &[&RunFacts], path: &[Seg], base: &Path) -> Option<String> {
-    let sections: Vec<String> = (runs.iter())
-        .filter_map(|run| section(run, path, base))
+    let having: Vec<&RunFacts> = (runs.iter().copied())
+        .filter(|run| run.value(path).is_some() || run.field(path).is_some())
+        .collect();
+    let named = having.len() > 1;
+    let sections: Vec<String> = (having.into_iter())
+        .map(|run| section(run, path, base, named))
         .collect();
     (!sections.is_empty()).then(|| sections.join("\n\n---\n\n"))
 }
 
-fn section(run: &RunFacts, path: &[Seg], base: &Path) -> Option<String> {
+/// What `run` says of the value at `path` (which it has), after its name when `named`.
+fn section(run: &RunFacts, path: &[Seg], base: &Path, named: bool) -> String {
     let value = run.value(path);
     let field = run.field(path);
-    if value.is_none() && field.is_none() {
-        return None;
-    }
     let mut out = String::new();
-    if let Some(label) = &run.label {
-        write!(out, "[{label}] ").unwrap_or(());
+    if named {
+        write!(out, "[{}] ", run.run).unwrap_or(());
     }
     let ty = match field {
         Some(f) if f.nullable => format!("{} or null", f.kind.name()),
@@ -164,7 +165,7 @@ fn section(run: &RunFacts, path: &[Seg], base: &Path) -> Option<String> {
             writeln!(out, "- must be: {}{notes}, `{at}`", r.desc).unwrap_or(());
         }
     }
-    Some(out.trim_end().to_owned())
+    out.trim_end().to_owned()
 }
 
 fn shown_path(path: &[Seg]) -> String {
@@ -339,7 +340,7 @@ pub(crate) mod tests {
         };
         let _ = frontend::run(req, host);
         RunFacts {
-            label: None,
+            run: "run".into(),
             facts: sink.take().expect("facts"),
             files: (files.iter())
                 .map(|(p, t)| {
