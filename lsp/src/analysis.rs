@@ -122,7 +122,8 @@ pub fn analyse(host: &dyn Host, run: &RunSpec, overlay: &Overlay, stop: &Stopper
     let files = reader.files.into_inner().unwrap_or_else(|e| e.into_inner());
     let facts = facts.take().map(|facts| RunFacts {
         run: run.name.clone(),
-        facts,
+        facts: Arc::new(facts),
+        stale: false,
         files: (files.by_name.iter())
             .filter_map(|(name, path)| {
                 let bytes = files.bytes.get(path)?;

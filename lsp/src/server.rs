@@ -446,7 +446,17 @@ impl Server {
             let kept = self.runs.remove(&key);
             let (kept_render, kept_facts) = kept.map_or((None, None), |r| (r.render, r.facts));
             let render = run.render.take().or(kept_render);
-            let facts = run.facts.take().or(kept_facts);
+            // facts kept from an analysis before the last are said to be
+            let facts = run.facts.take().or_else(|| {
+                let kept = kept_facts?;
+                Some(match kept.stale {
+                    true => kept,
+                    false => Arc::new(RunFacts {
+                        stale: true,
+                        ..(*kept).clone()
+                    }),
+                })
+            });
             let result = run;
             self.runs.insert(
                 key,

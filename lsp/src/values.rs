@@ -26,10 +26,14 @@ const VALUE_LINES: usize = 20;
 const VALUE_BYTES: usize = 2_000;
 
 /// A run's facts, with what is needed to show them: where the files the run names are.
+#[derive(Clone)]
 pub struct RunFacts {
     /// The run's name (a hover names it when several runs have the value).
     pub run: String,
-    pub facts: Facts,
+    pub facts: Arc<Facts>,
+    /// The run's last analysis stopped before its data values were final: these are
+    /// from the one before.
+    pub stale: bool,
     /// Each file the run read, by the name the run knows it: where it is and its bytes.
     pub files: BTreeMap<String, (PathBuf, Arc<[u8]>)>,
     /// The files the run read as `--data-values-file`.
@@ -121,6 +125,9 @@ fn section(run: &RunFacts, path: &[Seg], base: &Path, named: bool) -> String {
     let mut out = String::new();
     if named {
         write!(out, "[{}] ", run.run).unwrap_or(());
+    }
+    if run.stale {
+        out.push_str("*(the last analysis stopped before the data values were final: from the one before)*\n\n");
     }
     let ty = match field {
         Some(f) if f.nullable => format!("{} or null", f.kind.name()),
@@ -341,7 +348,8 @@ pub(crate) mod tests {
         let _ = frontend::run(req, host);
         RunFacts {
             run: "run".into(),
-            facts: sink.take().expect("facts"),
+            facts: Arc::new(sink.take().expect("facts")),
+            stale: false,
             files: (files.iter())
                 .map(|(p, t)| {
                     let bytes: Arc<[u8]> = Arc::from(t.as_bytes());
@@ -398,6 +406,12 @@ rules:
         );
         let h = hover(&[&run], &key("app.level"), Path::new("/w")).unwrap();
         assert!(h.contains("2. `-v app.level=debug`"), "{h}");
+        let kept = RunFacts {
+            stale: true,
+            ..run.clone()
+        };
+        let h = hover(&[&kept], &key("app.level"), Path::new("/w")).unwrap();
+        assert!(h.starts_with("*(the last analysis stopped"), "{h}");
         assert!(hover(&[&run], &key("app.nothing"), Path::new("/w")).is_none());
         // an array's item has its item's schema
         let mut item = key("app.ports");
