@@ -8,7 +8,6 @@
 //! each item's position and scalar value with those before it: an item that changed was
 //! set by that step. Nothing of this runs unless a front end asks ([`FactsSink`]).
 
-use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 use crate::schema::export::SchemaExport;
@@ -54,19 +53,21 @@ pub enum Origin {
 }
 
 /// What set each value of the final data values, in precedence order (paths under the
-/// document; the document itself has no entry).
+/// document; the document itself has no entry): a tree shaped as the values are.
 #[derive(Clone, Debug, Default)]
-pub struct Provenance(BTreeMap<Vec<Seg>, Vec<Origin>>);
+pub struct Provenance(Traced);
 
 impl Provenance {
     /// What set the value at `path`, in order; empty for a path that is not there.
     pub fn of(&self, path: &[Seg]) -> &[Origin] {
-        self.0.get(path).map_or(&[], Vec::as_slice)
-    }
-
-    /// Every path with what set it, in path order.
-    pub fn iter(&self) -> impl Iterator<Item = (&[Seg], &[Origin])> {
-        self.0.iter().map(|(p, o)| (p.as_slice(), o.as_slice()))
+        let mut node = &self.0;
+        for seg in path {
+            match node.children.iter().find(|(s, _)| s == seg) {
+                Some((_, child)) => node = child,
+                None => return &[],
+            }
+        }
+        &node.origins
     }
 }
 
@@ -114,83 +115,104 @@ impl Step {
 /// The data values' items as the last step left them, and what set each.
 #[derive(Default)]
 pub(crate) struct Trace {
-    items: HashMap<Vec<Seg>, Item>,
+    root: Traced,
 }
 
-struct Item {
+/// An item as a step left it, what set it, and its items, in the value's order.
+#[derive(Clone, Debug, Default)]
+struct Traced {
     pos: Pos,
     /// A scalar's value (a step may set the value a flag had, on the same position).
     scalar: Option<Node>,
     origins: Vec<Origin>,
+    children: Vec<(Seg, Traced)>,
 }
 
 impl Trace {
     /// Notes what `step` set in `values`: each item whose position or scalar value
     /// differs from before it (or that is new). Items no longer there are forgotten.
+    /// The trace is walked beside the values, items matched by key (most keep their
+    /// place) or index.
     pub fn step(&mut self, values: &Node, step: Step, names: &FileNames) {
-        let mut before = std::mem::take(&mut self.items);
-        let mut path = Vec::new();
-        walk(values, &mut path, &mut |path, pos, value| {
-            let scalar = value.is_scalar().then(|| value.clone());
-            let mut item = match before.remove(path) {
-                Some(old) => old,
-                None => Item {
-                    pos: Pos::unknown(),
-                    scalar: None,
-                    origins: Vec::new(),
-                },
-            };
-            let set = item.origins.is_empty()
-                || item.pos != *pos
-                || !scalars_equal(&item.scalar, &scalar);
-            if set {
-                item.origins.push(step.origin(names.locate(pos)));
-                item.pos = pos.clone();
-                item.scalar = scalar;
-            }
-            self.items.insert(path.to_vec(), item);
-        });
+        children(&mut self.root, values, &step, names);
     }
 
     /// What set each item, once the values are final.
     pub fn provenance(self) -> Provenance {
-        Provenance(
-            (self.items.into_iter())
-                .map(|(path, item)| (path, item.origins))
-                .collect(),
-        )
+        Provenance(self.root)
     }
 }
 
-fn scalars_equal(a: &Option<Node>, b: &Option<Node>) -> bool {
-    match (a, b) {
-        (Some(a), Some(b)) => a.value_eq(b) && a.type_name() == b.type_name(),
-        (None, None) => true,
-        _ => false,
-    }
-}
-
-/// Calls `visit` on every item under `n`, parents first, with its path and position.
-fn walk(n: &Node, path: &mut Vec<Seg>, visit: &mut dyn FnMut(&[Seg], &Pos, &Node)) {
-    match n {
+/// Updates the items under `traced` from the collection `value`.
+fn children(traced: &mut Traced, value: &Node, step: &Step, names: &FileNames) {
+    let mut before = std::mem::take(&mut traced.children);
+    match value {
         Node::Map(m) => {
-            for i in &m.items {
-                path.push(Seg::Key(i.key.key_text()));
-                visit(path, &i.meta.pos, &i.value);
-                walk(&i.value, path, visit);
-                path.pop();
+            // the old items by key, made only when an item is not where it was
+            let mut by_key: Option<std::collections::HashMap<String, usize>> = None;
+            for (i, item) in m.items.iter().enumerate() {
+                // a string key is compared as it is (most are): no text is made for it
+                let is_key = |k: &str| match &item.key {
+                    Node::Str(s) => s.as_str() == k,
+                    other => other.key_text() == k,
+                };
+                let at = match before.get(i) {
+                    Some((Seg::Key(k), _)) if is_key(k) => Some(i),
+                    _ => by_key
+                        .get_or_insert_with(|| keys_of(&before))
+                        .get(&item.key.key_text())
+                        .copied(),
+                };
+                let (seg, old) = match at {
+                    Some(at) => {
+                        // taken: its place holds no key
+                        let taken = (Seg::Index(usize::MAX), Traced::default());
+                        let (seg, old) = std::mem::replace(&mut before[at], taken);
+                        (seg, Some(old))
+                    }
+                    None => (Seg::Key(item.key.key_text()), None),
+                };
+                let child = item_of(old, &item.meta.pos, &item.value, step, names);
+                traced.children.push((seg, child));
             }
         }
         Node::Array(a) => {
-            for (index, i) in a.items.iter().enumerate() {
-                path.push(Seg::Index(index));
-                visit(path, &i.meta.pos, &i.value);
-                walk(&i.value, path, visit);
-                path.pop();
+            for (i, item) in a.items.iter().enumerate() {
+                let old = before.get_mut(i).map(|(_, t)| std::mem::take(t));
+                let child = item_of(old, &item.meta.pos, &item.value, step, names);
+                traced.children.push((Seg::Index(i), child));
             }
         }
         _ => {}
     }
+}
+
+fn keys_of(items: &[(Seg, Traced)]) -> std::collections::HashMap<String, usize> {
+    (items.iter().enumerate())
+        .filter_map(|(i, (seg, _))| match seg {
+            Seg::Key(k) => Some((k.clone(), i)),
+            Seg::Index(_) => None,
+        })
+        .collect()
+}
+
+/// An item after `step`: set by it when new, moved or changed.
+fn item_of(old: Option<Traced>, pos: &Pos, value: &Node, step: &Step, names: &FileNames) -> Traced {
+    let mut t = old.unwrap_or_default();
+    let scalar = value.is_scalar();
+    let same = !t.origins.is_empty()
+        && t.pos == *pos
+        && match &t.scalar {
+            Some(old) => scalar && old.value_eq(value) && old.type_name() == value.type_name(),
+            None => !scalar,
+        };
+    if !same {
+        t.origins.push(step.origin(names.locate(pos)));
+        t.pos = pos.clone();
+        t.scalar = scalar.then(|| value.clone());
+    }
+    children(&mut t, value, step, names);
+    t
 }
 
 #[cfg(test)]
@@ -261,6 +283,30 @@ mod tests {
         );
         assert_eq!(p.of(&[key("app")]).len(), 1);
         assert!(p.of(&[key("nothing")]).is_empty());
+    }
+
+    #[test]
+    fn items_are_followed_by_key_wherever_they_move() {
+        let names = FileNames::default();
+        let at = |line| names.pos("v.yml", line);
+        let mut trace = Trace::default();
+        let first = map(vec![
+            item("a", Node::Null, at(1)),
+            item("b", Node::Null, at(2)),
+        ]);
+        trace.step(&first, Step::Document, &names);
+        // a new key first, the others after it and in another order: only it is set
+        let second = map(vec![
+            item("c", Node::Null, at(3)),
+            item("b", Node::Null, at(2)),
+            item("a", Node::Null, at(1)),
+        ]);
+        trace.step(&second, Step::ValuesFile, &names);
+        let p = trace.provenance();
+        let of = |k: &str| p.of(&[Seg::Key(k.into())]).to_vec();
+        assert_eq!(of("a"), [Origin::Document(Location::new("v.yml", 1))]);
+        assert_eq!(of("b"), [Origin::Document(Location::new("v.yml", 2))]);
+        assert_eq!(of("c"), [Origin::ValuesFile(Location::new("v.yml", 3))]);
     }
 
     #[test]
