@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender};
 
-use crate::analysis::{self, Outcome, Render};
+use crate::analysis::{self, Outcome, Render, SyntaxChecks};
 use crate::documents::Overlay;
 use crate::findings::Finding;
 use crate::host::Host;
@@ -83,6 +83,7 @@ pub fn start(
                 host,
                 stop,
                 known: BTreeMap::new(),
+                checked: BTreeMap::new(),
             };
             for job in take {
                 if give.send(worker.run(job)).is_err() {
@@ -98,6 +99,8 @@ struct Worker {
     stop: Arc<Stopper>,
     /// The files each run analysed read.
     known: BTreeMap<RunKey, BTreeSet<PathBuf>>,
+    /// Each run's YAML syntax checks, for its next analysis.
+    checked: BTreeMap<RunKey, SyntaxChecks>,
 }
 
 impl Worker {
@@ -212,6 +215,7 @@ impl Worker {
         // what is neither live nor a candidate is forgotten
         self.known
             .retain(|k, _| done.live.contains_key(k) || candidates.contains_key(k));
+        self.checked.retain(|k, _| self.known.contains_key(k));
         done
     }
 
@@ -223,7 +227,8 @@ impl Worker {
         }
         let start = Instant::now();
         self.stop.begin(job);
-        let a = analysis::analyse(&*self.host, spec, overlay, &self.stop);
+        let checked = self.checked.entry(spec.key.clone()).or_default();
+        let a = analysis::analyse(&*self.host, spec, overlay, &self.stop, checked);
         let cancelled = self.stop.cancelled(job);
         self.stop.end();
         if cancelled {
