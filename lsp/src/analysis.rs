@@ -11,7 +11,7 @@
 //! rules rejected), and beside it the YAML syntax errors of the run's other YAML files
 //! (each parsed alone); warnings of a successful run come as text, without a place.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -55,8 +55,8 @@ impl Outcome {
 
 /// One run analysed.
 pub struct Analysis {
-    /// The files it read: the files that belong to it.
-    pub inputs: BTreeSet<PathBuf>,
+    /// The files it read (the files that belong to it), with the bytes it read.
+    pub inputs: BTreeMap<PathBuf, Arc<[u8]>>,
     pub findings: Vec<Finding>,
     pub outcome: Outcome,
     /// What it rendered, when it did.
@@ -127,7 +127,7 @@ pub fn analyse(
         .into_iter()
         .partition(|m| m.starts_with("Warning:"));
     let mut analysis = Analysis {
-        inputs: files.bytes.keys().cloned().collect(),
+        inputs: files.bytes.clone(),
         findings: Vec::new(),
         outcome: Outcome::Rendered,
         render: None,
@@ -365,7 +365,8 @@ impl Files {
     /// that is not a regular file (a named pipe) is not read: it could block the analysis.
     fn read(&mut self, f: &Found, overlay: &Overlay) -> Result<Arc<[u8]>> {
         let bytes: Arc<[u8]> = match overlay.get(&f.path) {
-            Some(text) => Arc::from(text.as_bytes()),
+            // the document's text itself, not a copy: the server keeps what a run read
+            Some(text) => Arc::<[u8]>::from(text.clone()),
             None if !f.regular => bail!("{}", not_read(&f.path)),
             None => std::fs::read(&f.path)
                 .map_err(|e| anyhow!("Reading file '{}': {e}", f.path.display()))?

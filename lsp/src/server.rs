@@ -43,7 +43,7 @@ use crate::publish::{self, RunFindings};
 use crate::stop::Stopper;
 use crate::text;
 use crate::uri;
-use crate::worker::{self, Done, Job, RunResult};
+use crate::worker::{self, Done, Held, Job, RunResult};
 
 /// The server's settings (`initializationOptions`).
 #[derive(Debug, Deserialize)]
@@ -400,7 +400,13 @@ impl Server {
                 overlay: self.docs.overlay(),
                 folders: self.folders.clone(),
                 held: (self.runs.iter())
-                    .map(|(key, run)| (key.clone(), run.result.spec.clone()))
+                    .map(|(key, run)| {
+                        let held = Held {
+                            spec: run.result.spec.clone(),
+                            read: run.result.inputs.clone(),
+                        };
+                        (key.clone(), held)
+                    })
                     .collect(),
             })
             .map_err(|_| anyhow!("the analysis thread ended"))
@@ -518,7 +524,7 @@ impl Server {
             let runs: Vec<Value> = self
                 .runs
                 .values()
-                .filter(|r| r.result.inputs.contains(&path) || r.members.contains(&path))
+                .filter(|r| r.result.inputs.contains_key(&path) || r.members.contains(&path))
                 .map(|r| {
                     let spec = &r.result.spec;
                     json!({
