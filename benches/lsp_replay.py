@@ -202,7 +202,7 @@ REQUESTS = [
     ("textDocument/definition", "config/overlays/20-deployments.yml",
      r'load\("(/lib/helpers\.star)"', "of a load() path"),
     ("textDocument/definition", "config/overlays/20-deployments.yml",
-     r"helpers\.(image)\(", "of a loaded name (its def)"),
+     r"#@ (resources)\(component\.resources\)", "of a loaded function (its def)"),
 ]
 
 
