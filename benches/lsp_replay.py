@@ -200,7 +200,7 @@ REQUESTS = [
     ("textDocument/definition", "config/overlays/10-namespace.yml",
      r"data\.values\.(namespace)", "of a data.values read"),
     ("textDocument/definition", "config/overlays/20-deployments.yml",
-     r'load\("(/lib/helpers\.star)"', "of a load() path"),
+     r'load\("/(lib)/helpers\.star"', "of a load() path"),
     ("textDocument/definition", "config/overlays/20-deployments.yml",
      r"#@ (resources)\(component\.resources\)", "of a loaded function (its def)"),
 ]
