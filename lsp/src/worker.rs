@@ -7,8 +7,8 @@
 //! changed files (see `project`) whose result the server does not hold as the run is now
 //! (never analysed, dropped, or its arguments changed), and those that read a changed
 //! file that now reads differently (a document opened, saved or closed as the run read
-//! it changes nothing: its result stands); a changed file that no run of its project read (a new
-//! file, maybe) has all of its project's runs analysed. Then the runs that read an open
+//! it changes nothing: its result stands); a changed file that no run of its project
+//! read (a new file, maybe) has all of its project's runs analysed. Then the runs that read an open
 //! file stay (a run that failed before it read any, while an open file is in its project
 //! or library), and an open file no run stands for is analysed alone.
 
