@@ -21,17 +21,24 @@
 mod analysis;
 mod documents;
 mod findings;
+mod folding;
+mod highlight;
 mod host;
+mod names;
 mod project;
 mod publish;
+mod reads;
 mod server;
+mod source;
 mod stop;
+mod symbols;
 mod text;
 mod uri;
 mod worker;
 
 pub use host::{FileFlag, Found, Host, Invocation, Memory, Symlinks};
 pub use project::PROJECT_FILE;
+pub use reads::{data_value_partial_at, data_value_read_at, data_value_reads, Partial, Read};
 
 use std::sync::Arc;
 

@@ -13,7 +13,7 @@
 //! analysis is pending, which runs a file belongs to and how they ended.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -44,6 +44,7 @@ use crate::stop::Stopper;
 use crate::text;
 use crate::uri;
 use crate::worker::{self, Done, Job, RunResult};
+use crate::{folding, highlight, symbols};
 
 /// The server's settings (`initializationOptions`).
 #[derive(Debug, Deserialize)]
@@ -145,6 +146,17 @@ fn capabilities() -> ServerCapabilities {
             },
         )),
         document_formatting_provider: Some(OneOf::Left(true)),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        folding_range_provider: Some(lsp_types::FoldingRangeProviderCapability::Simple(true)),
+        semantic_tokens_provider: Some(
+            lsp_types::SemanticTokensServerCapabilities::SemanticTokensOptions(
+                lsp_types::SemanticTokensOptions {
+                    legend: highlight::legend(),
+                    full: Some(lsp_types::SemanticTokensFullOptions::Bool(true)),
+                    ..lsp_types::SemanticTokensOptions::default()
+                },
+            ),
+        ),
         workspace: Some(WorkspaceServerCapabilities {
             workspace_folders: Some(WorkspaceFoldersServerCapabilities {
                 supported: Some(true),
@@ -268,6 +280,18 @@ impl Server {
             }
             req::Formatting::METHOD => {
                 params::<DocumentFormattingParams>(r.params).and_then(|p| self.format(p))
+            }
+            req::DocumentSymbolRequest::METHOD => self.on_text(r.params, |text, path, _| {
+                lsp_types::DocumentSymbolResponse::Nested(symbols::document_symbols(text, path))
+            }),
+            req::FoldingRangeRequest::METHOD => self.on_text(r.params, |text, path, _| {
+                folding::folding_ranges(text, path)
+            }),
+            req::SemanticTokensFullRequest::METHOD => {
+                self.on_text(r.params, |text, path, _| lsp_types::SemanticTokens {
+                    result_id: None,
+                    data: highlight::semantic_tokens(text, path),
+                })
             }
             RUNS => match params::<RunsParams>(r.params) {
                 Ok(p) => match uri::to_path(&p.text_document.uri) {
@@ -535,6 +559,29 @@ impl Server {
             self.send(Response::new_ok(id, runs))?;
         }
         Ok(())
+    }
+
+    /// A request on a document's text (the open document's, or the file's on disk):
+    /// `answer` is given the text, the path and the request's params; null when the file
+    /// cannot be read.
+    fn on_text<A: serde::Serialize>(
+        &self,
+        params: Value,
+        answer: impl FnOnce(&str, &Path, &Value) -> A,
+    ) -> Result<Value, (ErrorCode, String)> {
+        let doc: TextDocumentIdentifier = (params.get("textDocument").cloned())
+            .ok_or((ErrorCode::InvalidParams, "no textDocument".to_owned()))
+            .and_then(self::params)?;
+        let path = uri::to_path(&doc.uri)
+            .ok_or((ErrorCode::InvalidParams, "not a file URI".to_owned()))?;
+        let text: String = match self.docs.get(&path) {
+            Some(d) => d.text.to_string(),
+            None => match std::fs::read_to_string(&path) {
+                Ok(t) => t,
+                Err(_) => return Ok(Value::Null),
+            },
+        };
+        Ok(serde_json::to_value(answer(&text, &path, &params)).unwrap_or(Value::Null))
     }
 
     /// `textDocument/formatting`: `ytt fmt`'s layout of a YAML file, as one edit.

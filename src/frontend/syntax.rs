@@ -14,6 +14,9 @@ use crate::modules::{self, Modules, ENGINE_MODULES};
 use crate::template::annotations;
 use crate::validations::named::RULES;
 
+/// How ytt reads a comment of a YAML template (`#@ code`, `#@name args`, `#!`, ...).
+pub use crate::template::annotations::{classify, CommentKind};
+
 /// The annotations ytt reads (`overlay/match`, `schema/validation`, ...), each with the
 /// keyword arguments it takes; the rule annotations' keywords include the named rules.
 pub fn annotations() -> Vec<(&'static str, Vec<&'static str>)> {
