@@ -19,15 +19,21 @@
 //! budget, as a [`Host`].
 
 mod analysis;
+mod completion;
+mod definition;
+mod disk;
 mod documents;
 mod findings;
 mod folding;
 mod highlight;
 mod host;
+mod hover;
+mod loading;
 mod names;
 mod project;
 mod publish;
 mod reads;
+mod reference;
 mod server;
 mod source;
 mod stop;

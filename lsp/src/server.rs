@@ -44,7 +44,7 @@ use crate::stop::Stopper;
 use crate::text;
 use crate::uri;
 use crate::worker::{self, Done, Job, RunResult};
-use crate::{folding, highlight, symbols};
+use crate::{completion, definition, disk, folding, highlight, hover, symbols};
 
 /// The server's settings (`initializationOptions`).
 #[derive(Debug, Deserialize)]
@@ -125,6 +125,7 @@ pub fn serve(conn: &Connection, host: Arc<dyn Host>) -> Result<()> {
         published: BTreeMap::new(),
         waiting: Vec::new(),
         shutdown: false,
+        modules: ytt_stdlib::modules(),
         to_worker: jobs,
         stop: stop.clone(),
     };
@@ -147,6 +148,18 @@ fn capabilities() -> ServerCapabilities {
         )),
         document_formatting_provider: Some(OneOf::Left(true)),
         document_symbol_provider: Some(OneOf::Left(true)),
+        hover_provider: Some(lsp_types::HoverProviderCapability::Simple(true)),
+        definition_provider: Some(OneOf::Left(true)),
+        completion_provider: Some(lsp_types::CompletionOptions {
+            trigger_characters: Some(vec![
+                "@".into(),
+                ".".into(),
+                "\"".into(),
+                "/".into(),
+                ":".into(),
+            ]),
+            ..lsp_types::CompletionOptions::default()
+        }),
         folding_range_provider: Some(lsp_types::FoldingRangeProviderCapability::Simple(true)),
         semantic_tokens_provider: Some(
             lsp_types::SemanticTokensServerCapabilities::SemanticTokensOptions(
@@ -216,6 +229,8 @@ struct Server {
     /// `ytt/runs` requests, answered once no analysis is pending.
     waiting: Vec<(RequestId, PathBuf)>,
     shutdown: bool,
+    /// The `@ytt:` modules runs load (what completion and hover offer).
+    modules: ytt::Modules,
     to_worker: Sender<Job>,
     stop: Arc<Stopper>,
 }
@@ -293,6 +308,21 @@ impl Server {
                     data: highlight::semantic_tokens(text, path),
                 })
             }
+            req::Completion::METHOD => self.on_text(r.params, |text, path, p| {
+                let pos = position(p)?;
+                disk::with_workspace(&self.folders, &self.docs, &self.modules, path, |ws| {
+                    completion::completion(ws, text, path, pos)
+                })
+            }),
+            req::HoverRequest::METHOD => self.on_text(r.params, |text, path, p| {
+                hover::hover(&self.modules, text, path, position(p)?)
+            }),
+            req::GotoDefinition::METHOD => self.on_text(r.params, |text, path, p| {
+                let pos = position(p)?;
+                disk::with_workspace(&self.folders, &self.docs, &self.modules, path, |ws| {
+                    definition::definition(ws, text, path, pos)
+                })
+            }),
             RUNS => match params::<RunsParams>(r.params) {
                 Ok(p) => match uri::to_path(&p.text_document.uri) {
                     Some(path) => {
@@ -617,6 +647,11 @@ fn outputs(render: &Render) -> Vec<Value> {
             })
         })
         .collect()
+}
+
+/// The position of a request's params.
+fn position(params: &Value) -> Option<lsp_types::Position> {
+    serde_json::from_value(params.get("position")?.clone()).ok()
 }
 
 /// The custom request: which runs a file belongs to.

@@ -14,6 +14,8 @@ use crate::modules::{self, Modules, ENGINE_MODULES};
 use crate::template::annotations;
 use crate::validations::named::RULES;
 
+/// The name the engine suggests for one it does not know (`did you mean x?`).
+pub use crate::eval::suggest::nearest;
 /// How ytt reads a comment of a YAML template (`#@ code`, `#@name args`, `#!`, ...).
 pub use crate::template::annotations::{classify, CommentKind};
 
