@@ -18,6 +18,7 @@
 //! The command line gives its own reading of flags and files, and its allocator's
 //! budget, as a [`Host`].
 
+mod actions;
 mod analysis;
 mod completion;
 mod definition;

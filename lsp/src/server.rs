@@ -44,7 +44,7 @@ use crate::stop::Stopper;
 use crate::text;
 use crate::uri;
 use crate::worker::{self, Done, Job, RunResult};
-use crate::{completion, definition, disk, folding, highlight, hover, symbols};
+use crate::{actions, completion, definition, disk, folding, highlight, hover, symbols};
 
 /// The server's settings (`initializationOptions`).
 #[derive(Debug, Deserialize)]
@@ -150,6 +150,7 @@ fn capabilities() -> ServerCapabilities {
         document_symbol_provider: Some(OneOf::Left(true)),
         hover_provider: Some(lsp_types::HoverProviderCapability::Simple(true)),
         definition_provider: Some(OneOf::Left(true)),
+        code_action_provider: Some(lsp_types::CodeActionProviderCapability::Simple(true)),
         completion_provider: Some(lsp_types::CompletionOptions {
             trigger_characters: Some(vec![
                 "@".into(),
@@ -322,6 +323,17 @@ impl Server {
                 disk::with_workspace(&self.folders, &self.docs, &self.modules, path, |ws| {
                     definition::definition(ws, text, path, pos)
                 })
+            }),
+            req::CodeActionRequest::METHOD => self.on_text(r.params, |text, path, p| {
+                let p: lsp_types::CodeActionParams = serde_json::from_value(p.clone()).ok()?;
+                let uri = &p.text_document.uri;
+                Some(actions::code_actions(
+                    uri,
+                    text,
+                    path,
+                    p.range,
+                    &p.context.diagnostics,
+                ))
             }),
             RUNS => match params::<RunsParams>(r.params) {
                 Ok(p) => match uri::to_path(&p.text_document.uri) {
