@@ -28,17 +28,11 @@ pub fn code_actions(
 ) -> Vec<CodeActionOrCommand> {
     let mut out = Vec::new();
     for d in diagnostics {
-        let Some((wrong, right, after_dot)) = suggestion(&d.message) else {
-            continue;
-        };
-        if let Some(r) = find_word(text, d.range, &wrong, after_dot) {
-            out.push(fix(
-                uri,
-                format!("Change to '{right}'"),
-                r,
-                right,
-                Some(d.clone()),
-            ));
+        for (wrong, right, after_dot) in suggestions(&d.message) {
+            if let Some(r) = find_word(text, d.range, &wrong, after_dot) {
+                let title = format!("Change to '{right}'");
+                out.push(fix(uri, title, r, right, Some(d.clone())));
+            }
         }
     }
     let source = Source::read(text, path);
@@ -65,14 +59,29 @@ pub fn code_actions(
     out
 }
 
-/// The misspelled word and the one suggested, from an engine's message (and whether the
-/// word follows a `.`).
+/// The misspelled words and the ones suggested, from an engine's message (and whether
+/// the word follows a `.`): a schema's report lists each undeclared value with its hint.
+fn suggestions(message: &str) -> Vec<(String, String, bool)> {
+    let mut items = message.split("= found: ");
+    let first = items.next().unwrap_or("");
+    let mut out: Vec<(String, String, bool)> = suggestion(first).into_iter().collect();
+    for item in items {
+        let wrong = item.split('\n').next().unwrap_or("").trim();
+        if let Some(right) = between(item, "did you mean \"", "\"?") {
+            out.push((wrong.to_owned(), right, false));
+        }
+    }
+    out
+}
+
+fn between(s: &str, start: &str, end: &str) -> Option<String> {
+    let from = s.find(start)? + start.len();
+    let to = s[from..].find(end)? + from;
+    Some(s[from..to].to_owned())
+}
+
+/// A misspelled name and the one suggested, from a Starlark error's message.
 fn suggestion(message: &str) -> Option<(String, String, bool)> {
-    let between = |s: &str, start: &str, end: &str| -> Option<String> {
-        let from = s.find(start)? + start.len();
-        let to = s[from..].find(end)? + from;
-        Some(s[from..to].to_owned())
-    };
     if let Some(right) = between(message, "(did you mean .", "?)") {
         let wrong = between(message, "has no .", " field or method")?;
         return Some((wrong, right, true));
@@ -82,10 +91,7 @@ fn suggestion(message: &str) -> Option<(String, String, bool)> {
             .or_else(|| between(message, "load: name ", " not found"))?;
         return Some((wrong, right, false));
     }
-    // a data value the schema does not declare: `found: key` and `did you mean "k"?`
-    let right = between(message, "did you mean \"", "\"?")?;
-    let wrong = between(message, "found: ", "\n")?;
-    Some((wrong.trim().to_owned(), right, false))
+    None
 }
 
 /// The whole word `word` on the lines of `range` (after a `.` when `after_dot`).
@@ -186,6 +192,12 @@ mod tests {
             [("lables".into(), "labels".into())]
         );
         assert!(edits("a: 1\n", 0, "undefined: zz").is_empty());
+        // a schema's report: each undeclared value found on the line, with its hint
+        let report = "Given data value is not declared in schema\n  = found: nmae\n  = hint: did you mean \"name\"?\n\n  = found: other\n";
+        assert_eq!(
+            edits("nmae: x\n", 0, report),
+            [("nmae".into(), "name".into())]
+        );
     }
 
     #[test]

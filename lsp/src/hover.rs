@@ -1,7 +1,8 @@
 //! Hover on code (`textDocument/hover`): an `@ytt:` module's function or value
 //! (`json.encode`, under the name the module was loaded as) and Starlark's built-ins —
 //! the signature (the engine's where it names its parameters, else the one in
-//! `reference`) and what it does. Data values are not this module's: None there.
+//! `reference`) and what it does. A data value's read (`data.values.a`) is not this
+//! module's: None there.
 
 use std::path::Path;
 
@@ -11,6 +12,7 @@ use ytt::Modules;
 
 use crate::completion::loaded_module;
 use crate::names;
+use crate::reads;
 use crate::reference;
 use crate::source::Source;
 use crate::text;
@@ -18,6 +20,10 @@ use crate::text;
 /// What the name at `pos` of `text` (the file at `path`) is, when it is a module's
 /// member or a built-in.
 pub fn hover(modules: &Modules, text: &str, path: &Path, pos: Position) -> Option<Hover> {
+    // a data value's read is the data values' hover
+    if reads::data_value_read_at(text, path, pos).is_some() {
+        return None;
+    }
     let source = Source::read(text, path);
     let at = text::offset_of_position(text, pos);
     let toks = &source.tokens;
@@ -147,5 +153,11 @@ mod tests {
             None
         );
         assert_eq!(shown("y = x.len\n", "a.star", 0, 7), None);
+        // a data value's read is not this module's, but the module's other members are
+        let t = "load(\"@ytt:data\", \"data\")\nx = data.values.a\ny = data.read(\"f\")\n";
+        assert_eq!(shown(t, "a.star", 1, 10), None);
+        assert!(shown(t, "a.star", 2, 10)
+            .unwrap()
+            .contains("data.read(path)"));
     }
 }
