@@ -1,5 +1,6 @@
 //! The ytt language server (`ytt lsp`): diagnostics from the real render of the runs a
-//! file belongs to, as the user types, and formatting as `ytt fmt` does it.
+//! file belongs to, as the user types, formatting as `ytt fmt` does it, and what a file's
+//! text says (outline, folding, tokens, completion, hover, definition, quick fixes).
 //!
 //! Three threads: the protocol's reader and writer (rust-analyzer's `lsp-server`), the
 //! server's loop (`server`), and the analysis thread (`worker`), which renders one run
@@ -14,6 +15,14 @@
 //! - `analysis`: every call into the engine — a run read and rendered, its report as
 //!   findings (`findings`), formatting;
 //! - `publish`: findings as the protocol's diagnostics; `text`: positions; `uri`: paths.
+//!
+//! What a file's text says, read without a render (pure functions of the text, its path
+//! and a position, for the playground too): `source` (its code, annotations, comments,
+//! documents and tokens), `names` (what it binds), `reads` (its `data.values` reads, for
+//! the data values' features), `loading` (what a `load()` reaches, over the files a
+//! `Workspace` gives; `disk` makes one from the disk and the open documents); on them
+//! `symbols`, `folding`, `highlight` (semantic tokens), `completion`, `hover` (with
+//! `reference`, the functions' short docs), `definition`, `actions` (quick fixes).
 //!
 //! The command line gives its own reading of flags and files, and its allocator's
 //! budget, as a [`Host`].
