@@ -70,3 +70,65 @@ pub fn serve_stdio(host: Arc<dyn Host>) -> anyhow::Result<()> {
     }
     served
 }
+
+/// Every feature on every prefix of a few files (as typed, broken at each character),
+/// at its end and in its middle: none panics.
+#[cfg(test)]
+mod typing_tests {
+    use std::path::{Path, PathBuf};
+
+    use lsp_types::{Diagnostic, Position, Range};
+
+    use crate::loading::Workspace;
+
+    const FILES: &[(&str, &str)] = &[
+        (
+            "/w/a.yml",
+            "#@ load(\"@ytt:data\", d=\"data\")\n#@ load(\"h.star\", \"f\")\n#@overlay/match by=\"n\", missing_ok=True\n--- #@ f()\na: #@ d.values.x.y\nb: 'it''s #@ not'\nc: |\n  #@ text\n#@ for i in range(3):\n- #@ i  #! é😀\n#@ end\n",
+        ),
+        (
+            "/w/h.star",
+            "load(\"@ytt:json\", \"json\")\ndef f(x=\"\"\"a\nb\"\"\"):\n  if x:\n    return json.encode(x)\n  end\nend\n_y = [1, {2: 3}]\n",
+        ),
+        ("/w/t.txt", "(@ load(\"@ytt:data\", \"data\") -@)\nx(@= data.values.a @)\n(@ if True: @)y(@ end @)"),
+    ];
+
+    #[test]
+    fn no_feature_panics_while_typing() {
+        let files: Vec<PathBuf> = FILES.iter().map(|(p, _)| PathBuf::from(p)).collect();
+        let read = |p: &Path| FILES.iter().find(|(f, _)| Path::new(f) == p).map(|(_, t)| t.to_string());
+        let modules = ytt_stdlib::modules();
+        let ws = Workspace {
+            root: Path::new("/w"),
+            files: &files,
+            read: &read,
+            modules: &modules,
+        };
+        let uri: lsp_types::Uri = "file:///w/a.yml".parse().unwrap();
+        for (path, text) in FILES {
+            let path = Path::new(path);
+            for (cut, _) in text.char_indices() {
+                let t = &text[..cut];
+                crate::symbols::document_symbols(t, path);
+                crate::folding::folding_ranges(t, path);
+                crate::highlight::semantic_tokens(t, path);
+                crate::reads::data_value_reads(t, path);
+                let end = crate::text::position_of_offset(t, t.len());
+                let middle = crate::text::position_of_offset(t, cut / 2);
+                for pos in [end, middle, Position::new(end.line, 0)] {
+                    crate::completion::completion(&ws, t, path, pos);
+                    crate::hover::hover(&modules, t, path, pos);
+                    crate::definition::definition(&ws, t, path, pos);
+                    crate::reads::data_value_read_at(t, path, pos);
+                    crate::reads::data_value_partial_at(t, path, pos);
+                    let d = Diagnostic {
+                        range: Range::new(pos, pos),
+                        message: "undefined: x (did you mean y?)".into(),
+                        ..Diagnostic::default()
+                    };
+                    crate::actions::code_actions(&uri, t, path, Range::new(pos, pos), &[d]);
+                }
+            }
+        }
+    }
+}
