@@ -4,7 +4,8 @@
 //!
 //! The legend ([`legend`]), by index: `keyword`, `string`, `number`, `operator`,
 //! `comment`, `function` (a name called: `f(`), `variable` (any other name), `decorator`
-//! (an annotation's `#@name`), `macro` (the `#@` that starts a line of code).
+//! (an annotation's `#@name`), `macro` (what marks code: the `#@` before a line of code
+//! or a value, a text template's `(@`, `(@=`, `@)`).
 
 use std::path::Path;
 
@@ -79,15 +80,8 @@ pub fn semantic_tokens(text: &str, path: &Path) -> Vec<SemanticToken> {
         let (Remark::Ignored(start, end) | Remark::Plain(start, end)) = *r;
         spans.push((start, end, COMMENT));
     }
-    for c in &source.code {
-        // a template's `#@` before its code (and the `template/code` that may follow it)
-        let before = &text[..c.start];
-        if let Some(hash) = before.rfind("#@") {
-            let between = &before[hash + 2..];
-            if !between.contains('\n') && !source.annotations.iter().any(|a| a.comment.0 == hash) {
-                spans.push((hash, hash + 2 + between.trim_end().len(), MACRO));
-            }
-        }
+    for &(start, end) in &source.markers {
+        spans.push((start, end, MACRO));
     }
     spans.sort();
     encode(text, &spans)

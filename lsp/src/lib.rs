@@ -96,7 +96,12 @@ mod typing_tests {
     #[test]
     fn no_feature_panics_while_typing() {
         let files: Vec<PathBuf> = FILES.iter().map(|(p, _)| PathBuf::from(p)).collect();
-        let read = |p: &Path| FILES.iter().find(|(f, _)| Path::new(f) == p).map(|(_, t)| t.to_string());
+        let read = |p: &Path| {
+            FILES
+                .iter()
+                .find(|(f, _)| Path::new(f) == p)
+                .map(|(_, t)| t.to_string())
+        };
         let modules = ytt_stdlib::modules();
         let ws = Workspace {
             root: Path::new("/w"),

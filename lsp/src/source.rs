@@ -81,6 +81,9 @@ pub struct Source<'t> {
     pub documents: Vec<u32>,
     /// The code spans' tokens, in order.
     pub tokens: Vec<Token>,
+    /// What marks code as code: a YAML template's `#@` (and `template/code` after it)
+    /// before a line of code or a value, a text template's `(@`, `(@=`, `-@)`, `@)`.
+    pub markers: Vec<(usize, usize)>,
 }
 
 impl<'t> Source<'t> {
@@ -94,6 +97,7 @@ impl<'t> Source<'t> {
             remarks: Vec::new(),
             documents: Vec::new(),
             tokens: Vec::new(),
+            markers: Vec::new(),
         };
         match language {
             Language::Yaml => s.read_yaml(),
@@ -182,10 +186,10 @@ impl<'t> Source<'t> {
                         Some(i) if !after.starts_with([' ', '\t']) => hash + 2 + i + 1,
                         _ => hash + 2 + usize::from(after.starts_with([' ', '\t'])),
                     };
-                    self.code.push(Code {
-                        start: line_start + start.min(line.len()),
-                        end,
-                    });
+                    let start = line_start + start.min(line.len());
+                    let marker_end = at + 2 + text[at + 2..start].trim_end().len();
+                    self.markers.push((at, marker_end));
+                    self.code.push(Code { start, end });
                 }
                 CommentKind::Annotation { name, .. } => {
                     let name_start = at + 2;
@@ -217,22 +221,27 @@ impl<'t> Source<'t> {
         let text = self.text;
         let mut pos = 0;
         while let Some(open) = text[pos..].find("(@") {
-            let mut start = pos + open + 2;
+            let open = pos + open;
+            let mut start = open + 2;
             if text[start..].starts_with('-') {
                 start += 1;
             }
             if text[start..].starts_with('=') {
                 start += 1;
             }
+            self.markers.push((open, start));
             let (end, next) = match text[start..].find("@)") {
                 Some(close) => {
-                    let end = start + close;
-                    let trimmed = if text[..end].ends_with('-') {
-                        end - 1
+                    let close = start + close;
+                    // `-@)` trims the text after it
+                    let end = if text[..close].ends_with('-') {
+                        close - 1
                     } else {
-                        end
-                    };
-                    (trimmed.max(start), end + 2)
+                        close
+                    }
+                    .max(start);
+                    self.markers.push((end, close + 2));
+                    (end, close + 2)
                 }
                 None => (text.len(), text.len()),
             };
@@ -332,6 +341,8 @@ mod tests {
         assert_eq!((a.name.as_str(), a.line), ("overlay/match", 3));
         assert_eq!(&t[a.name_range.0..a.name_range.1], "overlay/match");
         assert_eq!(s.remarks.len(), 2);
+        let markers: Vec<&str> = s.markers.iter().map(|&(a, b)| &t[a..b]).collect();
+        assert_eq!(markers, ["#@", "#@", "#@template/code"]);
     }
 
     #[test]
@@ -348,6 +359,8 @@ mod tests {
         let t = "a (@= x @) b (@- if y: -@)c(@ end @)(@= unclosed";
         let s = Source::read(t, Path::new("a.txt"));
         assert_eq!(code(&s), [" x ", " if y: ", " end ", " unclosed"]);
+        let markers: Vec<&str> = s.markers.iter().map(|&(a, b)| &t[a..b]).collect();
+        assert_eq!(markers, ["(@=", "@)", "(@-", "-@)", "(@", "@)", "(@="]);
         assert!(Source::read("x: 1", Path::new("a.json")).code.is_empty());
     }
 
