@@ -19,7 +19,8 @@
 //! - `symbols PATH`, `folding PATH`: asks `textDocument/documentSymbol`,
 //!   `textDocument/foldingRange`
 //! - `tokens PATH`: asks `textDocument/semanticTokens/full` and shows the tokens decoded,
-//!   one a line: `LINE:COL type 'text'` (from 1, as editors show them)
+//!   one a line: `LINE:COL type 'text'` (from 1, as editors show them; the text is the
+//!   file's on disk)
 //! - `hover PATH LINE:COL`, `complete PATH LINE:COL`, `definition PATH LINE:COL` (from 1):
 //!   asks `textDocument/hover`, `completion`, `definition` there
 //! - `actions PATH LINE` (from 1): asks `textDocument/codeAction` on the line, with the

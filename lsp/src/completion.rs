@@ -7,12 +7,14 @@
 use std::path::{Path, PathBuf};
 
 use lsp_types::{
-    CompletionItem, CompletionItemKind, CompletionTextEdit, Position, Range, TextEdit,
+    CompletionItem, CompletionItemKind, CompletionTextEdit, Documentation, Position, Range,
+    TextEdit,
 };
 use ytt::frontend::syntax::{self, TokenKind};
 
 use crate::loading::{self, Workspace};
 use crate::names::{self, Load};
+use crate::reference;
 use crate::source::{Language, Source};
 use crate::text;
 
@@ -294,12 +296,12 @@ fn module_members(
     Some(
         (members.into_iter())
             .map(|m| {
-                item(
-                    m.name,
-                    CompletionItemKind::FUNCTION,
-                    Some(m.signature),
-                    edit,
-                )
+                let name = m.name.clone();
+                let (signature, doc) =
+                    reference::describe(&format!("{module}.{name}"), Some(m)).unwrap_or_default();
+                let mut i = item(name, CompletionItemKind::FUNCTION, Some(signature), edit);
+                i.documentation = (!doc.is_empty()).then_some(Documentation::String(doc));
+                i
             })
             .collect(),
     )

@@ -66,19 +66,7 @@ pub fn hover(modules: &Modules, text: &str, path: &Path, pos: Position) -> Optio
         let builtin = syntax::builtins().into_iter().find(|m| m.name == name)?;
         (name.to_owned(), Some(builtin))
     };
-    let written = reference::lookup(&qualified);
-    // the engine's signature when it names its parameters, else the reference's
-    let signature = match (&engine, written) {
-        (Some(m), _) if !m.signature.contains("*args, **") && m.signature.contains('(') => {
-            m.signature.clone()
-        }
-        (_, Some((sig, _))) => sig.to_owned(),
-        (Some(m), None) => m.signature.clone(),
-        (None, None) => return None,
-    };
-    let doc = (written.map(|(_, doc)| doc.to_owned()))
-        .or_else(|| engine.and_then(|m| m.summary))
-        .unwrap_or_default();
+    let (signature, doc) = reference::describe(&qualified, engine)?;
     Some(markdown(
         &signature,
         &doc,

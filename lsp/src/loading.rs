@@ -25,10 +25,10 @@ pub struct Workspace<'a> {
     pub modules: &'a Modules,
 }
 
-/// The directory of the library `file` is in: the innermost `_ytt_lib/NAME` above it
-/// (a library's name may span directories: the one holding a file of the workspace
-/// below `_ytt_lib` that is nearest to it is not knowable here, so the first directory
-/// under `_ytt_lib` is taken), or the root.
+/// The directory of the library `file` is in: below the innermost `_ytt_lib` above it,
+/// its first directory (a library named by a longer path, `@github.com/org/lib:`, is
+/// found by `resolve` all the same; only `/` paths inside it start from that first
+/// directory), or the root.
 pub fn library_root(root: &Path, file: &Path) -> PathBuf {
     let mut best = root.to_path_buf();
     let mut at = PathBuf::new();

@@ -4,6 +4,8 @@
 //! the signatures users write and one line on what each does are kept here, in our words
 //! from carvel.dev's "Built-in ytt Library" and Starlark's specification.
 
+use ytt::frontend::syntax::Member;
+
 /// (name as written in code, signature, what it does).
 pub const DOCS: &[(&str, &str, &str)] = &[
     // @ytt:data
@@ -85,9 +87,21 @@ pub const DOCS: &[(&str, &str, &str)] = &[
     ("print", "print(*args)", "Writes the arguments to standard error (the editor's log)."),
 ];
 
-/// The documentation of `name` (`json.encode`, `len`): its signature and what it does.
-pub fn lookup(name: &str) -> Option<(&'static str, &'static str)> {
-    DOCS.iter()
-        .find(|(n, _, _)| *n == name)
-        .map(|&(_, sig, doc)| (sig, doc))
+/// The signature and what it does of `name` (`json.encode`, `len`), which the engine
+/// offers as `engine`: the engine's signature where it names its parameters, else the
+/// one written here; what it does from here, else from the engine's docstring.
+pub fn describe(name: &str, engine: Option<Member>) -> Option<(String, String)> {
+    let written = DOCS.iter().find(|(n, _, _)| *n == name);
+    let signature = match (&engine, written) {
+        (Some(m), _) if !m.signature.contains("*args, **") && m.signature.contains('(') => {
+            m.signature.clone()
+        }
+        (_, Some((_, sig, _))) => sig.to_string(),
+        (Some(m), None) => m.signature.clone(),
+        (None, None) => return None,
+    };
+    let doc = (written.map(|(_, _, doc)| doc.to_string()))
+        .or_else(|| engine.and_then(|m| m.summary))
+        .unwrap_or_default();
+    Some((signature, doc))
 }

@@ -182,9 +182,11 @@ impl<'t> Source<'t> {
                 CommentKind::Code(_) | CommentKind::Value(_) => {
                     // after `#@` (or `#@template/code`), one blank
                     let after = &line[hash + 2..];
-                    let start = match after.find([' ', '\t']) {
-                        Some(i) if !after.starts_with([' ', '\t']) => hash + 2 + i + 1,
-                        _ => hash + 2 + usize::from(after.starts_with([' ', '\t'])),
+                    let start = if after.is_empty() || after.starts_with([' ', '\t']) {
+                        hash + 2 + usize::from(!after.is_empty())
+                    } else {
+                        // `template/code` or `template/value`, and a blank
+                        (after.find([' ', '\t'])).map_or(line.len(), |i| hash + 2 + i + 1)
                     };
                     let start = line_start + start.min(line.len());
                     let marker_end = at + 2 + text[at + 2..start].trim_end().len();
@@ -211,7 +213,7 @@ impl<'t> Source<'t> {
                 CommentKind::Plain => self.remarks.push(Remark::Plain(at, end)),
             }
         }
-        if content_before_marker || (self.documents.is_empty() && !text.trim().is_empty()) {
+        if content_before_marker {
             self.documents.insert(0, 0);
         }
     }
@@ -349,6 +351,9 @@ mod tests {
     fn block_scalars_hold_no_comments() {
         let s = yaml("a: |\n  #@ not code\n  x\nb: #@ 1\nc: |- #@ 2\n  #@ 3\n");
         assert_eq!(code(&s), ["1", "2"]);
+        assert_eq!(code(&yaml("#@template/code\n#@\n")), ["", ""]);
+        // code alone makes no document
+        assert!(yaml("#@ def f():\n#@ end\n").documents.is_empty());
     }
 
     #[test]
