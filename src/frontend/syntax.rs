@@ -12,6 +12,7 @@ use starlark_syntax::lexer::{Lexer, Token as Lexeme};
 use crate::eval::globals;
 use crate::modules::{self, Modules, ENGINE_MODULES};
 use crate::template::annotations;
+use crate::template::{ASSERT_NAME, WHILE_NAME};
 use crate::validations::named::RULES;
 
 /// The name the engine suggests for one it does not know (`did you mean x?`).
@@ -52,54 +53,44 @@ pub struct Token {
     pub end: usize,
 }
 
-/// The tokens of `code`, lexed as the template compiler lexes it (starlark-rust's lexer,
-/// with ytt's `assert` and `while`, which it reserves, read as keywords). Lexing stops at
-/// the first error: the tokens before it are returned.
+/// The tokens of `code`, lexed as the template compiler lexes it: starlark-rust's lexer,
+/// with the words it reserves and ytt reads, `while` (a keyword) and `assert` (a name),
+/// renamed first to names of the same length, as the compiler renames them. Lexing stops
+/// at the first error: the tokens before it are returned.
 pub fn tokens(code: &str) -> Vec<Token> {
-    // `while` and `assert` are renamed to names of the same length, as the compiler does
     let mut source = code.to_owned();
-    let mut renamed: Vec<(usize, usize)> = Vec::new();
-    loop {
-        let codemap = CodeMap::new(String::new(), source.clone());
-        let mut out = Vec::new();
-        let mut failed_at = None;
-        for lexeme in Lexer::new(&source, &Dialect::Standard, codemap) {
-            match lexeme {
-                Ok((start, token, end)) => {
-                    let kind = if renamed.contains(&(start, end)) {
-                        Some(TokenKind::Keyword)
-                    } else {
-                        kind_of(&token)
-                    };
-                    if let Some(kind) = kind {
-                        out.push(Token { kind, start, end });
-                    }
-                }
-                Err(e) => {
-                    failed_at = e.into_error().span().map(|s| s.span.begin().get() as usize);
-                    break;
-                }
-            }
+    let mut whiles: Vec<usize> = Vec::new();
+    for (word, name) in [("while", WHILE_NAME), ("assert", ASSERT_NAME)] {
+        let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+        let found: Vec<usize> = (code.match_indices(word))
+            .map(|(at, _)| at)
+            .filter(|&at| {
+                !code[..at].chars().next_back().is_some_and(ident)
+                    && !code[at + word.len()..].chars().next().is_some_and(ident)
+            })
+            .collect();
+        for &at in &found {
+            source.replace_range(at..at + word.len(), name);
         }
-        let reserved = failed_at.and_then(|at| {
-            let word: String = (source[at..].chars())
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                .collect();
-            let same_length = match word.as_str() {
-                "while" => "_whl_",
-                "assert" => "_asrt_",
-                _ => return None,
-            };
-            Some((at, word.len(), same_length))
-        });
-        match reserved {
-            Some((at, len, name)) if !renamed.contains(&(at, at + len)) => {
-                source.replace_range(at..at + len, name);
-                renamed.push((at, at + len));
-            }
-            _ => return out,
+        if word == "while" {
+            whiles = found;
         }
     }
+    let codemap = CodeMap::new(String::new(), source.clone());
+    let mut out = Vec::new();
+    for lexeme in Lexer::new(&source, &Dialect::Standard, codemap) {
+        let Ok((start, token, end)) = lexeme else {
+            break;
+        };
+        let kind = match token {
+            Lexeme::Identifier(_) if whiles.contains(&start) => Some(TokenKind::Keyword),
+            token => kind_of(&token),
+        };
+        if let Some(kind) = kind {
+            out.push(Token { kind, start, end });
+        }
+    }
+    out
 }
 
 fn kind_of(token: &Lexeme) -> Option<TokenKind> {
@@ -218,7 +209,7 @@ mod tests {
                 (Operator, "=="),
                 (Number, "1"),
                 (Operator, ":"),
-                (Keyword, "assert"),
+                (Name, "assert"),
                 (Operator, "."),
                 (Name, "fail"),
                 (Operator, "("),
@@ -235,6 +226,10 @@ mod tests {
         );
         // an unterminated string: what came before it
         assert_eq!(tokens("x = \"ab").len(), 2);
+        // the words only: in a string or a longer name they stay as they are
+        let code = "assert_x = \"while\"";
+        let kinds: Vec<TokenKind> = tokens(code).iter().map(|t| t.kind).collect();
+        assert_eq!(kinds, [Name, Operator, String]);
     }
 
     #[test]
