@@ -201,6 +201,8 @@ mod tests {
         );
         let txt = "(@ load(\"@ytt:data\", \"data\") @)port=(@= str(data.values.port) @)\n";
         assert_eq!(data_value_reads(txt, Path::new("f.txt"))[0].path, ["port"]);
+        let yml = "#@ load(\"@ytt:data\", \"data\")\n#@yaml/text-templated-strings\na: port (@= str(data.values.port) @)\n";
+        assert_eq!(data_value_reads(yml, Path::new("a.yml"))[0].path, ["port"]);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! What the text of a file says, with exact places: where its Starlark code is (a YAML
-//! template's `#@` comments, a `.star` file as a whole, a text template's `(@ … @)`),
-//! its annotations (`#@name args`), its documents, and the code's tokens, as the engine
-//! lexes them. Every feature that reads a file's text starts here; nothing here renders.
+//! template's `#@` comments and its text-templated strings, a `.star` file as a whole, a
+//! text template's `(@ … @)`), its annotations (`#@name args`), its documents, and the
+//! code's tokens, as the engine lexes them. Every feature that reads a file's text starts here; nothing here renders.
 
 use std::path::Path;
 
@@ -105,7 +105,7 @@ impl<'t> Source<'t> {
                 start: 0,
                 end: text.len(),
             }),
-            Language::Text => s.read_text(),
+            Language::Text => s.read_text(0, text.len()),
             Language::Data => {}
         }
         for code in &s.code {
@@ -139,6 +139,9 @@ impl<'t> Source<'t> {
         // a block scalar's content: lines indented more than this (or blank)
         let mut block: Option<usize> = None;
         let mut content_before_marker = false;
+        // `#@yaml/text-templated-strings`: the node after it (its indentation, once seen)
+        // and its children have text-templated strings
+        let mut templated: Option<Option<usize>> = None;
         for (line_no, raw) in text.split_inclusive('\n').enumerate() {
             let line_start = offset;
             offset += raw.len();
@@ -160,7 +163,19 @@ impl<'t> Source<'t> {
             {
                 content_before_marker = true;
             }
-            let Some(hash) = comment_start(line) else {
+            let hash = comment_start(line);
+            let node = &line[..hash.unwrap_or(line.len())];
+            if !node.trim().is_empty() {
+                templated = match templated {
+                    Some(None) => Some(Some(indent)),
+                    Some(Some(i)) if indent > i => Some(Some(i)),
+                    _ => None,
+                };
+                if templated.is_some() {
+                    self.read_text(line_start, line_start + node.len());
+                }
+            }
+            let Some(hash) = hash else {
                 if opens_block_scalar(line) {
                     block = Some(indent);
                 }
@@ -194,6 +209,9 @@ impl<'t> Source<'t> {
                     self.code.push(Code { start, end });
                 }
                 CommentKind::Annotation { name, .. } => {
+                    if name == "yaml/text-templated-strings" {
+                        templated = Some(None);
+                    }
                     let name_start = at + 2;
                     let name_end = name_start + name.len();
                     let args = Code {
@@ -218,10 +236,11 @@ impl<'t> Source<'t> {
         }
     }
 
-    /// A text template's code: `(@ code @)` and `(@= expr @)`, `-` trims aside.
-    fn read_text(&mut self) {
-        let text = self.text;
-        let mut pos = 0;
+    /// A text template's code between `from` and `to`: `(@ code @)` and `(@= expr @)`,
+    /// `-` trims aside.
+    fn read_text(&mut self, from: usize, to: usize) {
+        let text = &self.text[..to];
+        let mut pos = from;
         while let Some(open) = text[pos..].find("(@") {
             let open = pos + open;
             let mut start = open + 2;
@@ -339,6 +358,10 @@ mod tests {
             ]
         );
         assert_eq!(s.documents, [2]);
+        // the strings of a node annotated `yaml/text-templated-strings` and its children
+        let templated =
+            "#@yaml/text-templated-strings\na:\n  b: x (@= y @)\n  (@= k @): 1\nd: (@= no @)\n";
+        assert_eq!(code(&yaml(templated)), ["", " y ", " k "]);
         let a = &s.annotations[0];
         assert_eq!((a.name.as_str(), a.line), ("overlay/match", 3));
         assert_eq!(&t[a.name_range.0..a.name_range.1], "overlay/match");
