@@ -1,7 +1,8 @@
 //! What the text of a file says, with exact places: where its Starlark code is (a YAML
 //! template's `#@` comments and its text-templated strings, a `.star` file as a whole, a
 //! text template's `(@ … @)`), its annotations (`#@name args`), its documents, and the
-//! code's tokens, as the engine lexes them. Every feature that reads a file's text starts here; nothing here renders.
+//! code's tokens, as the engine lexes them. Every feature that reads a file's text starts
+//! here; nothing here renders.
 
 use std::path::Path;
 
