@@ -12,7 +12,7 @@
 //! - `documents`: the open documents (their unsaved texts are what is analysed);
 //! - `project`: which runs a file belongs to, and the project file (`ytt-lsp.toml`);
 //! - `worker`: which runs a job analyses; `stop`: the budgets and cancellation;
-//! - `analysis`: every call into the engine — a run read and rendered, its report as
+//! - `analysis`: every run of the engine — a run read and rendered, its report as
 //!   findings (`findings`), formatting;
 //! - `publish`: findings as the protocol's diagnostics; `text`: positions; `uri`: paths.
 //!
