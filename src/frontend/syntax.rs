@@ -191,7 +191,8 @@ mod tests {
         assert_eq!(of("overlay/match"), ["by", "expects", "missing_ok", "when"]);
         assert!(of("schema/validation").contains(&"min_len"));
         assert!(of("assert/validate").contains(&"one_of"));
-        assert!(of("data/values").is_empty());
+        assert_eq!(of("data/values"), ["after_library_module"]);
+        assert!(of("overlay/merge").is_empty());
     }
 
     #[test]

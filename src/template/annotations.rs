@@ -48,7 +48,7 @@ pub const OVERLAY_REMOVE_ANNS: &str = "overlay/remove-anns";
 pub const KNOWN: &[(&str, &[&str])] = &[
     (YAML_TEXT_TEMPLATED_STRINGS, &[]),
     (YAML_MAP_KEY_OVERRIDE, &[]),
-    (DATA_VALUES, &[]),
+    (DATA_VALUES, &["after_library_module"]),
     (DATA_VALUES_SCHEMA, &[]),
     (LIBRARY_REF, &[]),
     (SCHEMA_NULLABLE, &[]),
