@@ -42,6 +42,11 @@ pub const OVERLAY_REPLACE_ANN: &str = "overlay/replace-ann";
 pub const OVERLAY_MERGE_ANNS: &str = "overlay/merge-anns";
 pub const OVERLAY_REMOVE_ANNS: &str = "overlay/remove-anns";
 
+/// The keyword arguments of `overlay/match` and `overlay/match-child-defaults` (any other
+/// is an error: a misspelt one would silently change what matches).
+pub const OVERLAY_MATCH_KEYWORDS: &[&str] = &["by", "expects", "missing_ok", "when"];
+pub const OVERLAY_MATCH_CHILD_DEFAULTS_KEYWORDS: &[&str] = &["expects", "missing_ok", "when"];
+
 /// Every annotation ytt reads, with the keyword arguments it takes (a rule annotation's
 /// named rules come from `validations::named`, beside the keywords listed here); what an
 /// editor offers after `#@`.
@@ -80,14 +85,6 @@ pub const KNOWN: &[(&str, &[&str])] = &[
     ("template/value", &[]),
     ("comment", &[]),
 ];
-
-/// The keyword arguments annotation `name` takes (none for one ytt does not read).
-pub fn keywords(name: &str) -> &'static [&'static str] {
-    KNOWN
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map_or(&[], |(_, k)| k)
-}
 
 /// The annotations whose keyword arguments include the named rules.
 pub const TAKES_NAMED_RULES: &[&str] = &[SCHEMA_VALIDATION, ASSERT_VALIDATE];
