@@ -18,6 +18,8 @@ async function listing(name, language) {
   const got = render(lines);
   const file = path.join(fixtures, `${name}.tokens`);
   if (process.env.UPDATE) fs.writeFileSync(file, got);
+  // the listings are the npm YAML grammar's (test/tokenize.js)
+  if (process.env.YTT_YAML_GRAMMARS) return lines;
   assert.strictEqual(got, fs.readFileSync(file, 'utf8'), `${name}: tokens differ from ${name}.tokens`);
   return lines;
 }
@@ -56,7 +58,7 @@ test('a template: annotations, code and ytt comments in YAML comments; YAML stay
   has(scopesOf(lines, 25, 'end'), 'keyword.control.end.starlark');
   // not code: a string, a block scalar, a `#@` inside a plain scalar
   hasNot(scopesOf(lines, 27, '#@ in a string, not code'), 'meta.embedded');
-  hasNot(scopesOf(lines, 29, '    #@ in a block scalar, not code'), 'meta.embedded');
+  for (const t of lines[29].tokens) hasNot(t.scopes, 'meta.embedded');
   for (const t of lines[30].tokens) hasNot(t.scopes, 'meta.embedded');
 });
 

@@ -10,9 +10,18 @@ const oniguruma = require('vscode-oniguruma');
 const root = path.join(__dirname, '..');
 const manifest = require(path.join(root, 'package.json'));
 
-const external = {
-  'source.yaml': require.resolve('tm-grammars/grammars/yaml.json'),
-};
+// VS Code's own YAML grammar since 1.9x (RedCMD's, several files) is not on npm: the
+// 2017 one it replaced stands for it, and YTT_YAML_GRAMMARS=DIR reads the newer one's
+// files (yaml.tmLanguage.json, yaml-1.2.tmLanguage.json, ...) from DIR instead, to run
+// the assertions on it by hand (the listings are the older grammar's).
+const external = process.env.YTT_YAML_GRAMMARS
+  ? Object.fromEntries(
+      fs.readdirSync(process.env.YTT_YAML_GRAMMARS)
+        .filter((f) => f.endsWith('.tmLanguage.json'))
+        .map((f) => path.join(process.env.YTT_YAML_GRAMMARS, f))
+        .map((f) => [JSON.parse(fs.readFileSync(f, 'utf8')).scopeName, f]),
+    )
+  : { 'source.yaml': require.resolve('tm-grammars/grammars/yaml.json') };
 
 const registries = new Map();
 let onigLib;
