@@ -9,6 +9,9 @@ const { languageFor, isYttText, PROJECT_FILE } = require('./detect');
 
 let client;
 let output;
+let watcher;
+/** The documents switched to ytt once: one the user turns back to YAML stays YAML. */
+const switched = new Set();
 
 /** The `ytt.projectFile` setting as an absolute path, or null. */
 function projectFile() {
@@ -22,6 +25,7 @@ function projectFile() {
 async function detect(doc) {
   if (doc.uri.scheme !== 'file' || !vscode.workspace.getConfiguration('ytt').get('detect')) return;
   if (doc.languageId !== 'yaml' && doc.languageId !== 'plaintext') return;
+  if (switched.has(doc.uri.toString())) return;
   const folder = vscode.workspace.getWorkspaceFolder(doc.uri);
   const chosen = projectFile();
   const language = languageFor(
@@ -32,7 +36,10 @@ async function detect(doc) {
       exists: (p) => fs.existsSync(vscode.Uri.from({ scheme: 'file', path: p }).fsPath),
     },
   );
-  if (language) await vscode.languages.setTextDocumentLanguage(doc, language);
+  if (language) {
+    switched.add(doc.uri.toString());
+    await vscode.languages.setTextDocumentLanguage(doc, language);
+  }
 }
 
 /** What the server is started with: the `ytt.*` settings it reads. */
@@ -74,14 +81,16 @@ function createClient() {
       documentSelector,
       initializationOptions: initializationOptions(),
       outputChannel: output,
-      synchronize: {
-        // files a run reads that are not open: the server analyses again what read them
-        fileEvents: vscode.workspace.createFileSystemWatcher(
-          '**/{*.yml,*.yaml,*.star,*.txt,*.json,*.toml}',
-        ),
-      },
+      // files a run reads that are not open: the server analyses again what read them
+      synchronize: { fileEvents: watcher },
     },
   );
+}
+
+/** The documents the server is for: once one is open, the server starts. */
+const SERVED = new Set(['ytt', 'ytt-text', 'starlark']);
+function served(doc) {
+  return doc.uri.scheme === 'file' && (SERVED.has(doc.languageId) || doc.uri.path.endsWith(`/${PROJECT_FILE}`));
 }
 
 async function start() {
@@ -111,9 +120,14 @@ async function restart() {
 
 async function activate(context) {
   output = vscode.window.createOutputChannel('ytt');
+  watcher = vscode.workspace.createFileSystemWatcher('**/{*.yml,*.yaml,*.star,*.txt,*.json,*.toml}');
   context.subscriptions.push(
     output,
-    vscode.workspace.onDidOpenTextDocument(detect),
+    watcher,
+    vscode.workspace.onDidOpenTextDocument(async (doc) => {
+      await detect(doc);
+      if (!client && served(doc)) await start();
+    }),
     // a YAML file that becomes a template as it is written (the rule's text part only: no
     // file system look-ups as one types)
     vscode.workspace.onDidChangeTextDocument((e) => {
@@ -124,11 +138,14 @@ async function activate(context) {
     vscode.commands.registerCommand('ytt.showOutput', () => output.show()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('ytt.trace')) return;
-      if (e.affectsConfiguration('ytt')) restart();
+      if (client && e.affectsConfiguration('ytt')) restart();
     }),
   );
-  for (const doc of vscode.workspace.textDocuments) detect(doc);
-  await start();
+  // the server starts with the first ytt document (a YAML file switched to ytt comes back
+  // through onDidOpenTextDocument)
+  const open = [...vscode.workspace.textDocuments];
+  await Promise.all(open.map(detect));
+  if (!client && open.some(served)) await start();
 }
 
 function deactivate() {

@@ -47,7 +47,8 @@ function fakeEditor(settings) {
   const commands = {};
   const languages = [];
   const clients = [];
-  const uri = (p) => ({ scheme: 'file', path: p, fsPath: p });
+  const listeners = {};
+  const uri = (p) => ({ scheme: 'file', path: p, fsPath: p, toString: () => `file://${p}` });
   const vscode = inert({
     Uri: { file: uri, from: ({ path: p }) => uri(p) },
     workspace: inert({
@@ -58,9 +59,16 @@ function fakeEditor(settings) {
       ],
       getConfiguration: () => ({ get: (k) => settings[k] }),
       getWorkspaceFolder: () => ({ uri: uri('/w') }),
+      onDidOpenTextDocument: (f) => (listeners.open = f),
     }),
     languages: inert({
-      setTextDocumentLanguage: async (doc, id) => languages.push([doc.uri.path, id]),
+      // as VS Code does: the document is opened again in its new language
+      setTextDocumentLanguage: async (doc, id) => {
+        languages.push([doc.uri.path, id]);
+        const reopened = { ...doc, languageId: id };
+        await listeners.open?.(reopened);
+        return reopened;
+      },
     }),
     commands: inert({ registerCommand: (id, f) => (commands[id] = f) }),
   });
@@ -85,6 +93,9 @@ test('activation: ytt documents switched, `ytt lsp` started with the settings, r
   const { extension, commands, languages, clients } = fakeEditor(settings);
   await extension.activate({ subscriptions: [] });
   assert.deepStrictEqual(languages, [['/w/config/app.yml', 'ytt']]);
+  // turned back to YAML by the user: left so
+  await extension.detect({ uri: { scheme: 'file', path: '/w/config/app.yml', toString: () => 'file:///w/config/app.yml' }, languageId: 'yaml', getText: () => '#@ x' });
+  assert.strictEqual(languages.length, 1);
   assert.strictEqual(clients.length, 1);
   const [client] = clients;
   assert.deepStrictEqual(client.server, { command: path.join('/w', 'bin/ytt'), args: ['lsp'], transport: 0 });
@@ -100,10 +111,12 @@ test('activation: ytt documents switched, `ytt lsp` started with the settings, r
   assert.strictEqual(clients[1].started, 1);
 });
 
-test('a name on PATH stays a name; no project file, none sent', async () => {
-  const { extension, clients, languages } = fakeEditor({ path: 'ytt', projectFile: '', timeLimitMs: 5000, maxMemoryMiB: 1024, debounceMs: 200, detect: false });
-  // ytt.detect off: documents keep their language
+test('no ytt document, no server until asked; a name on PATH stays a name; no project file, none sent', async () => {
+  const { extension, commands, clients, languages } = fakeEditor({ path: 'ytt', projectFile: '', timeLimitMs: 5000, maxMemoryMiB: 1024, debounceMs: 200, detect: false });
+  // ytt.detect off: documents keep their language, and none is ytt
   await extension.activate({ subscriptions: [] });
+  assert.strictEqual(clients.length, 0);
+  await commands['ytt.restartServer']();
   assert.strictEqual(clients[0].server.command, 'ytt');
   assert.ok(!('projectFile' in clients[0].options.initializationOptions));
   assert.deepStrictEqual(languages, []);
