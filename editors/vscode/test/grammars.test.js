@@ -69,22 +69,31 @@ test('a YAML file with annotations, opened as plain YAML, is coloured as the ytt
 
 test('code over several #@ lines: each line coloured on its own, the YAML after it YAML', async () => {
   const lines = await listing('multi-line-call.yml', 'ytt');
-  has(scopesOf(lines, 5, '#@'), 'punctuation.definition.code.ytt');
-  has(scopesOf(lines, 6, '443'), 'constant.numeric.starlark');
-  has(scopesOf(lines, 6, ']'), 'punctuation.definition.list.starlark');
-  has(scopesOf(lines, 9, 'image'), 'meta.embedded.line.starlark.ytt');
+  // carvel-dev/vscode-ytt#2: the arguments and the closing bracket are code, not comments
+  for (const n of [5, 6, 7, 9, 10, 11]) {
+    for (const t of lines[n].tokens) hasNot(t.scopes, 'comment');
+    has(scopesOf(lines, n, '#@'), 'punctuation.definition.code.ytt');
+  }
+  has(scopesOf(lines, 5, 'arg1'), 'variable.other.starlark');
+  has(scopesOf(lines, 7, ')'), 'punctuation.parenthesis.starlark');
+  has(scopesOf(lines, 9, 'first'), 'string.quoted.double.starlark');
+  has(scopesOf(lines, 11, ']'), 'punctuation.definition.list.starlark');
+  has(scopesOf(lines, 14, '#@'), 'punctuation.definition.code.ytt');
+  has(scopesOf(lines, 15, '443'), 'constant.numeric.starlark');
+  has(scopesOf(lines, 15, ']'), 'punctuation.definition.list.starlark');
+  has(scopesOf(lines, 18, 'image'), 'meta.embedded.line.starlark.ytt');
   // YAML right after the code that closed its brackets
-  has(scopesOf(lines, 10, 'name'), 'entity.name.tag.yaml');
-  has(scopesOf(lines, 15, 'labels'), 'entity.name.tag.yaml');
-  has(scopesOf(lines, 16, 'config'), 'meta.embedded.line.starlark.ytt');
-  has(scopesOf(lines, 17, 'name'), 'entity.name.tag.yaml');
-  has(scopesOf(lines, 17, 'web'), 'string.unquoted.plain.out.yaml');
-  has(scopesOf(lines, 21, 'image'), 'variable.other.starlark');
-  has(scopesOf(lines, 22, 'name'), 'entity.name.tag.yaml');
+  has(scopesOf(lines, 19, 'name'), 'entity.name.tag.yaml');
+  has(scopesOf(lines, 24, 'labels'), 'entity.name.tag.yaml');
+  has(scopesOf(lines, 25, 'config'), 'meta.embedded.line.starlark.ytt');
+  has(scopesOf(lines, 26, 'name'), 'entity.name.tag.yaml');
+  has(scopesOf(lines, 26, 'web'), 'string.unquoted.plain.out.yaml');
+  has(scopesOf(lines, 30, 'image'), 'variable.other.starlark');
+  has(scopesOf(lines, 31, 'name'), 'entity.name.tag.yaml');
   // an unclosed string ends with its line
-  has(scopesOf(lines, 23, 'an unclosed string'), 'string.quoted.double.starlark');
-  has(scopesOf(lines, 24, 'after'), 'entity.name.tag.yaml');
-  for (const t of lines[24].tokens) hasNot(t.scopes, 'meta.embedded');
+  has(scopesOf(lines, 32, 'an unclosed string'), 'string.quoted.double.starlark');
+  has(scopesOf(lines, 33, 'after'), 'entity.name.tag.yaml');
+  for (const t of lines[33].tokens) hasNot(t.scopes, 'meta.embedded');
 });
 
 test('plain YAML: the injection changes no token', async () => {
