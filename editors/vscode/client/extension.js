@@ -10,8 +10,10 @@ const { languageFor, isYttText, PROJECT_FILE } = require('./detect');
 let client;
 let output;
 let watcher;
-/** The documents switched to ytt once: one the user turns back to YAML stays YAML. */
-const switched = new Set();
+/** The documents the user turned from ytt back to YAML (or text): they stay so. */
+const declined = new Set();
+/** The document closed last, for the open that follows at once when its language changes. */
+let closing = null;
 
 /** The `ytt.projectFile` setting as an absolute path, or null. */
 function projectFile() {
@@ -25,7 +27,7 @@ function projectFile() {
 async function detect(doc) {
   if (doc.uri.scheme !== 'file' || !vscode.workspace.getConfiguration('ytt').get('detect')) return;
   if (doc.languageId !== 'yaml' && doc.languageId !== 'plaintext') return;
-  if (switched.has(doc.uri.toString())) return;
+  if (declined.has(doc.uri.toString())) return;
   const folder = vscode.workspace.getWorkspaceFolder(doc.uri);
   const chosen = projectFile();
   const language = languageFor(
@@ -36,10 +38,7 @@ async function detect(doc) {
       exists: (p) => fs.existsSync(vscode.Uri.from({ scheme: 'file', path: p }).fsPath),
     },
   );
-  if (language) {
-    switched.add(doc.uri.toString());
-    await vscode.languages.setTextDocumentLanguage(doc, language);
-  }
+  if (language) await vscode.languages.setTextDocumentLanguage(doc, language);
 }
 
 /** What the server is started with: the `ytt.*` settings it reads. */
@@ -124,7 +123,17 @@ async function activate(context) {
   context.subscriptions.push(
     output,
     watcher,
+    // a language change closes the document and opens it again at once: a ytt document
+    // opened again as YAML is the user's choice
+    vscode.workspace.onDidCloseTextDocument((doc) => {
+      closing = { uri: doc.uri.toString(), languageId: doc.languageId };
+      setTimeout(() => (closing = null), 0);
+    }),
     vscode.workspace.onDidOpenTextDocument(async (doc) => {
+      const uri = doc.uri.toString();
+      if (closing?.uri === uri && SERVED.has(closing.languageId) && !SERVED.has(doc.languageId)) {
+        declined.add(uri);
+      }
       await detect(doc);
       if (!client && served(doc)) await start();
     }),
@@ -149,7 +158,7 @@ async function activate(context) {
 }
 
 function deactivate() {
-  return client ? client.stop() : undefined;
+  return client?.stop().catch(() => {});
 }
 
 module.exports = { activate, deactivate, detect, initializationOptions, binary };

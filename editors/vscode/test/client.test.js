@@ -60,6 +60,7 @@ function fakeEditor(settings) {
       getConfiguration: () => ({ get: (k) => settings[k] }),
       getWorkspaceFolder: () => ({ uri: uri('/w') }),
       onDidOpenTextDocument: (f) => (listeners.open = f),
+      onDidCloseTextDocument: (f) => (listeners.close = f),
     }),
     languages: inert({
       // as VS Code does: the document is opened again in its new language
@@ -82,7 +83,7 @@ function fakeEditor(settings) {
   }
   const lc = { LanguageClient, TransportKind: { stdio: 0 } };
   const extension = loadWith({ vscode, 'vscode-languageclient/node': lc }, path.join(__dirname, '../client/extension.js'));
-  return { extension, commands, languages, clients };
+  return { extension, commands, languages, clients, listeners };
 }
 
 test('activation: ytt documents switched, `ytt lsp` started with the settings, restart', async () => {
@@ -90,12 +91,20 @@ test('activation: ytt documents switched, `ytt lsp` started with the settings, r
     path: 'bin/ytt', projectFile: 'deploy/staging.toml', timeLimitMs: 100, maxMemoryMiB: 64,
     debounceMs: 10, detect: true,
   };
-  const { extension, commands, languages, clients } = fakeEditor(settings);
+  const { extension, commands, languages, clients, listeners } = fakeEditor(settings);
   await extension.activate({ subscriptions: [] });
   assert.deepStrictEqual(languages, [['/w/config/app.yml', 'ytt']]);
-  // turned back to YAML by the user: left so
-  await extension.detect({ uri: { scheme: 'file', path: '/w/config/app.yml', toString: () => 'file:///w/config/app.yml' }, languageId: 'yaml', getText: () => '#@ x' });
+  // turned back to YAML by the user (closed and opened again at once): left so
+  const appUri = { scheme: 'file', path: '/w/config/app.yml', fsPath: '/w/config/app.yml', toString: () => 'file:///w/config/app.yml' };
+  listeners.close({ uri: appUri, languageId: 'ytt' });
+  await listeners.open({ uri: appUri, languageId: 'yaml', getText: () => '#@ x' });
   assert.strictEqual(languages.length, 1);
+  // another file, closed, then opened later: switched as any
+  const other = { scheme: 'file', path: '/w/config/b.yml', fsPath: '/w/config/b.yml', toString: () => 'file:///w/config/b.yml' };
+  listeners.close({ uri: other, languageId: 'ytt' });
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  await listeners.open({ uri: other, languageId: 'yaml', getText: () => '#@ x' });
+  assert.deepStrictEqual(languages[1], ['/w/config/b.yml', 'ytt']);
   assert.strictEqual(clients.length, 1);
   const [client] = clients;
   assert.deepStrictEqual(client.server, { command: path.join('/w', 'bin/ytt'), args: ['lsp'], transport: 0 });
