@@ -50,7 +50,7 @@ try {
     .filter(([p, info]) => p && info.dev)
     .map(([p]) => `extension/${p}/`);
   for (const f of files) {
-    assert.ok(!f.startsWith('extension/test/'), `${f}: a test in the package`);
+    assert.ok(!f.startsWith('extension/test/') && f !== 'extension/build', `${f}: a test or the build script in the package`);
     assert.ok(!dev.some((d) => f.startsWith(d)), `${f}: a development dependency in the package`);
     assert.ok(!/\.(d\.ts|map)$/.test(f), `${f}: a type declaration or source map in the package`);
   }
