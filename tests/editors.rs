@@ -90,6 +90,11 @@ fn documented_neovim_config() {
         ),
         ("config/only-a-value.yml", "- name: #@ \"web\"\n", true),
         (
+            "config/a-document.yml",
+            "--- #@ {\"name\": \"web\"}\n",
+            true,
+        ),
+        (
             "config/helpers.star",
             "def twice(x):\n  return 2 * x\nend\n",
             true,

@@ -6,7 +6,7 @@
 // rule says so:
 //
 // - a YAML file (`.yml`, `.yaml`) is `ytt` when a line of it starts (after indentation,
-//   or after `key:` or `- `) with `#@` or `#!`; or when it is under a `_ytt_lib/`
+//   or after `key:`, `- ` or `---`) with `#@` or `#!`; or when it is under a `_ytt_lib/`
 //   directory; or when a `ytt-lsp.toml` is in its directory or above it (up to its
 //   workspace folder), or the `ytt.projectFile` setting names a project file in its
 //   directory or above it;
@@ -16,8 +16,9 @@
 
 const PROJECT_FILE = 'ytt-lsp.toml';
 
-/** A line that starts with `#@` or `#!`, or a value (after `key:` or `- `) that is `#@ …`. */
-const YTT_LINE = /^[ \t]*(?:(?:-[ \t]+)?(?:[^#\s][^\n]*?:[ \t]+|-[ \t]+))?#[@!]/m;
+/** A line that starts with `#@` or `#!`, or a value (after `key:`, `- ` or `---`) that is
+ * `#@ …`. */
+const YTT_LINE = /^(?:---[ \t]+|[ \t]*(?:(?:-[ \t]+)?(?:[^#\s][^\n]*?:[ \t]+|-[ \t]+))?)#[@!]/m;
 const TEXT_TEMPLATE = /\(@/;
 
 function extension(path) {

@@ -7,7 +7,7 @@ const { languageFor, isYttText } = require('../client/detect');
 const none = { folder: '/w', projectFile: null, exists: () => false };
 const yaml = (path, text) => ({ path, languageId: 'yaml', text });
 
-test('a YAML file is ytt when a line starts with #@ or #!, or a value is #@ code', () => {
+test('a YAML file is ytt when a line starts with #@ or #!, or a value (or a document) is #@ code', () => {
   for (const text of [
     '#@ load("@ytt:data", "data")\na: 1\n',
     'a: 1\n#! only a ytt comment\n',
@@ -16,6 +16,8 @@ test('a YAML file is ytt when a line starts with #@ or #!, or a value is #@ code
     'list:\n- #@ 1 + 1\n',
     'list:\n  - name: #@ data.values.name\n',
     '\t#@ end\n',
+    '--- #@ template.replace(data.values.extra)\n',
+    '--- #@overlay/match by=overlay.all\nkind: x\n',
   ]) {
     assert.ok(isYttText(text), JSON.stringify(text));
     assert.strictEqual(languageFor(yaml('/w/config/app.yml', text), none), 'ytt');
@@ -31,6 +33,7 @@ test('plain YAML stays YAML: #@ in a comment, a string or a scalar is not ytt', 
     'url: http://example.com/#@x\n',
     'a: b # c #@ d\n',
     'script: |\n  echo "#@"\n',
+    '--- # a comment about #@\n',
     '',
   ]) {
     assert.ok(!isYttText(text), JSON.stringify(text));
