@@ -544,6 +544,27 @@ fn unknown_settings_are_said() {
     );
 }
 
+#[test]
+fn an_unreadable_project_file_is_said() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/lsp/lifecycle/workspace");
+    let mut s = Session::start(&workspace);
+    let folder = s.uri("").trim_end_matches('/').to_owned();
+    let id = s.request(
+        "initialize",
+        json!({"processId": null, "rootUri": folder, "capabilities": {}, "initializationOptions": {"projectFile": "deploy/missing.toml"}}),
+    );
+    assert!(s.answer(id).get("result").is_some());
+    s.notify("initialized", json!({}));
+    let said = s.messages.recv_timeout(PATIENCE).expect("a message");
+    assert_eq!(said["method"], "window/showMessage", "{said}");
+    assert_eq!(said["params"]["type"], 2, "a warning: {said}");
+    let message = s.normalize(said["params"]["message"].as_str().unwrap_or(""));
+    assert!(
+        message.starts_with("ytt lsp: projectFile $WS/deploy/missing.toml: "),
+        "{message}"
+    );
+}
+
 /// The variable that makes a missing Neovim a failure instead of a skip (`.ci/run` sets
 /// it, so CI never skips the editor test silently).
 const REQUIRE_NEOVIM: &str = "YTT_REQUIRE_NEOVIM";

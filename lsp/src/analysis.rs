@@ -19,9 +19,9 @@ use anyhow::{anyhow, bail, Result};
 use ytt::diagnostic::{Diagnostic, Kind};
 use ytt::files::{marks, FileKind, InputFile, SourceFile, Unread};
 use ytt::frontend::{self, Request};
-use ytt::workspace::OutputContent;
-use ytt::yaml::parser::{parse, ParseOptions};
-use ytt::yaml::{FileId, Location};
+use ytt::workspace::{check_files, CheckOptions, OutputContent};
+use ytt::yaml::parser::ParseOptions;
+use ytt::yaml::Location;
 use ytt::{MemoryBudget, Messages};
 
 use crate::documents::Overlay;
@@ -110,9 +110,10 @@ pub fn analyse(host: &dyn Host, run: &RunSpec, overlay: &Overlay, stop: &Stopper
     let messages = Arc::new(Mutex::new(Vec::new()));
     let result = match host.parse(&run.args).and_then(|inv| reader.request(inv)) {
         Err(e) => Err((Diagnostic::from_error(e), None)),
-        Ok((request, yaml_files)) => {
-            render(request, &reader, stop, &messages).map_err(|d| (d, Some(yaml_files)))
-        }
+        Ok((request, checks)) => match render(request, &reader, stop, &messages) {
+            Ok(output) => Ok((output, checks)),
+            Err(d) => Err((d, Some(checks))),
+        },
     };
     let files = reader.files.into_inner().unwrap_or_else(|e| e.into_inner());
     let messages = std::mem::take(&mut *messages.lock().unwrap_or_else(|e| e.into_inner()));
@@ -135,13 +136,14 @@ pub fn analyse(host: &dyn Host, run: &RunSpec, overlay: &Overlay, stop: &Stopper
             let why = Reason::Memory(stop.memory_limit()).message();
             analysis.findings.push(Finding::error(None, "stopped", why));
         }
-        Ok(mut output) => {
+        Ok((mut output, checks)) => {
+            analysis.findings = checks.errors(None, &files);
             // what an inspection's export could not carry
             warnings.extend(std::mem::take(&mut output.warnings));
             let files = files.by_name.clone();
             analysis.render = Some(Render { output, files });
         }
-        Err((d, yaml_files)) => {
+        Err((d, checks)) => {
             analysis.outcome = Outcome::Failed;
             analysis.findings = findings_of(&d, &files);
             if d.text().contains(STOPPED) {
@@ -153,9 +155,11 @@ pub fn analyse(host: &dyn Host, run: &RunSpec, overlay: &Overlay, stop: &Stopper
                     f.code = "stopped";
                     f.message = f.message.replace(STOPPED, &why);
                 }
-            } else if let Some(yaml_files) = yaml_files {
+            } else if let Some(checks) = checks {
                 let failed = d.location().and_then(|l| l.file.as_deref());
-                analysis.findings.extend(yaml_files.errors(failed, &files));
+                analysis
+                    .findings
+                    .extend(checks.errors(Some(failed), &files));
             }
         }
     }
@@ -218,9 +222,9 @@ struct RunReader<'a> {
 }
 
 impl RunReader<'_> {
-    /// The request of an invocation, its `-f` files found and read, and the YAML files of
-    /// the run (to look for syntax errors in when it fails).
-    fn request(&mut self, inv: Invocation) -> Result<(Request, YamlFiles)> {
+    /// The request of an invocation, its `-f` files found and read, and the run's files
+    /// to check one by one.
+    fn request(&mut self, inv: Invocation) -> Result<(Request, Checks)> {
         let Invocation {
             mut request,
             files: args,
@@ -251,8 +255,8 @@ impl RunReader<'_> {
                 files.by_name.entry(f.rel_path.clone()).or_insert(path);
             }
         }
-        let yaml_files = YamlFiles::of(&inputs, request.strict);
-        Ok((request, yaml_files))
+        let checks = Checks::of(&inputs, &request);
+        Ok((request, checks))
     }
 
     /// Reads a file found on disk, and keeps it.
@@ -479,49 +483,40 @@ fn findings_of(d: &Diagnostic, files: &Files) -> Vec<Finding> {
     }]
 }
 
-/// The YAML files of a run, to look for syntax errors in when the run stopped at an
-/// error elsewhere (the engine reports the first error only).
-struct YamlFiles {
-    files: Vec<(String, Arc<[u8]>)>,
-    strict: bool,
+/// The files of a run, to check one by one: the engine reports a run's first error only,
+/// and a successful render compiles only the files it reaches.
+struct Checks {
+    files: Vec<InputFile>,
+    opts: CheckOptions,
 }
 
-impl YamlFiles {
-    fn of(inputs: &[InputFile], strict: bool) -> YamlFiles {
-        YamlFiles {
-            files: inputs
-                .iter()
-                .filter(|f| {
-                    matches!(f.kind, FileKind::YamlTemplate | FileKind::YamlPlain)
-                        && f.unread.is_none()
-                })
-                .map(|f| (f.rel_path.clone(), f.data.clone()))
-                .collect(),
-            strict,
+impl Checks {
+    fn of(inputs: &[InputFile], request: &Request) -> Checks {
+        Checks {
+            files: inputs.to_vec(),
+            opts: CheckOptions {
+                strict: request.strict,
+                ignore_unknown_comments: request.ignore_unknown_comments,
+                implicit_map_key_overrides: request.implicit_map_key_overrides,
+            },
         }
     }
 
-    /// Each file's syntax error, but `failed`'s (which the run reported).
-    fn errors(&self, failed: Option<&str>, files: &Files) -> Vec<Finding> {
-        let opts = ParseOptions {
-            strict: self.strict,
-            ..ParseOptions::default()
+    /// Each file's parse or compile error. After a run that failed (in `failed`, whose
+    /// error the run reported), every other file's; after one that rendered, the files
+    /// a render may not compile (Starlark files and library files, compiled when loaded).
+    fn errors(self, failed: Option<Option<&str>>, files: &Files) -> Vec<Finding> {
+        let files_to_check: Vec<InputFile> = match failed {
+            Some(failed) => (self.files.into_iter())
+                .filter(|f| Some(f.rel_path.as_str()) != failed)
+                .collect(),
+            None => (self.files.into_iter())
+                .filter(|f| f.kind == FileKind::Starlark || f.is_library)
+                .collect(),
         };
-        self.files
+        check_files(&files_to_check, self.opts)
             .iter()
-            .filter(|(name, _)| Some(name.as_str()) != failed)
-            .filter_map(|(name, data)| {
-                let e = parse(&String::from_utf8_lossy(data), FileId::default(), &opts).err()?;
-                let l = Location {
-                    column: e.column,
-                    ..Location::new(name, e.line.unwrap_or(0))
-                };
-                Some(Finding::error(
-                    Some(files.at(&l)?),
-                    "yaml",
-                    format!("Unmarshaling YAML template '{name}': {e}"),
-                ))
-            })
+            .flat_map(|d| findings_of(d, files))
             .collect()
     }
 }

@@ -57,6 +57,9 @@ struct Settings {
     max_memory_mib: u64,
     /// How long after the last edit an analysis starts.
     debounce_ms: u64,
+    /// The project file of every file, instead of the nearest `ytt-lsp.toml`; relative to
+    /// the first workspace folder.
+    project_file: Option<PathBuf>,
 }
 
 impl Default for Settings {
@@ -65,6 +68,7 @@ impl Default for Settings {
             time_limit_ms: 5_000,
             max_memory_mib: 1_024,
             debounce_ms: 200,
+            project_file: None,
         }
     }
 }
@@ -92,17 +96,41 @@ pub fn serve(conn: &Connection, host: Arc<dyn Host>) -> Result<()> {
             "serverInfo": { "name": "ytt-lsp", "version": env!("CARGO_PKG_VERSION") },
         }),
     )?;
-    if let Some(e) = refused {
-        conn.sender.send(
-            Notification::new(
-                note::ShowMessage::METHOD.into(),
-                lsp_types::ShowMessageParams {
-                    typ: MessageType::ERROR,
-                    message: format!("ytt lsp: initializationOptions: {e}; the defaults are used"),
-                },
+    let show = |typ, message| -> Result<()> {
+        conn.sender
+            .send(
+                Notification::new(
+                    note::ShowMessage::METHOD.into(),
+                    lsp_types::ShowMessageParams { typ, message },
+                )
+                .into(),
             )
-            .into(),
+            .map_err(|_| anyhow!("the client's stream is closed"))
+    };
+    if let Some(e) = refused {
+        show(
+            MessageType::ERROR,
+            format!("ytt lsp: initializationOptions: {e}; the defaults are used"),
         )?;
+    }
+    let folders = folders(&params);
+    let project_file = settings.project_file.map(|file| {
+        let base = folders
+            .first()
+            .cloned()
+            .or_else(|| std::env::current_dir().ok());
+        base.map_or_else(|| file.clone(), |base| base.join(&file))
+    });
+    if let Some(file) = &project_file {
+        if let Err(e) = std::fs::metadata(file) {
+            show(
+                MessageType::WARNING,
+                format!(
+                    "ytt lsp: projectFile {}: {e}; until it can be read, project files are looked for as without it",
+                    file.display()
+                ),
+            )?;
+        }
     }
     let stop = Stopper::start(
         host.memory(),
@@ -113,7 +141,8 @@ pub fn serve(conn: &Connection, host: Arc<dyn Host>) -> Result<()> {
     let mut server = Server {
         sender: conn.sender.clone(),
         debounce: Duration::from_millis(settings.debounce_ms),
-        folders: folders(&params),
+        folders,
+        project_file,
         docs: Documents::default(),
         changed: BTreeSet::new(),
         due: None,
@@ -216,6 +245,8 @@ struct Server {
     sender: Sender<Message>,
     debounce: Duration,
     folders: Vec<PathBuf>,
+    /// The project file the client chose, absolute.
+    project_file: Option<PathBuf>,
     docs: Documents,
     /// Files changed since the last job was sent.
     changed: BTreeSet<PathBuf>,
@@ -465,6 +496,7 @@ impl Server {
                 changed,
                 overlay: self.docs.overlay(),
                 folders: self.folders.clone(),
+                project_file: self.project_file.clone(),
                 held: (self.runs.iter())
                     .map(|(key, run)| (key.clone(), run.result.spec.clone()))
                     .collect(),
