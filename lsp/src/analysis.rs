@@ -19,9 +19,9 @@ use anyhow::{anyhow, bail, Result};
 use ytt::diagnostic::{Diagnostic, Kind};
 use ytt::files::{marks, FileKind, InputFile, SourceFile, Unread};
 use ytt::frontend::{self, Request};
-use ytt::workspace::OutputContent;
-use ytt::yaml::parser::{parse, ParseOptions};
-use ytt::yaml::{FileId, Location};
+use ytt::workspace::{check_files, CheckOptions, OutputContent};
+use ytt::yaml::parser::ParseOptions;
+use ytt::yaml::Location;
 use ytt::{MemoryBudget, Messages};
 
 use crate::documents::Overlay;
@@ -117,9 +117,10 @@ pub fn analyse(
     let messages = Arc::new(Mutex::new(Vec::new()));
     let result = match host.parse(&run.args).and_then(|inv| reader.request(inv)) {
         Err(e) => Err((Diagnostic::from_error(e), None)),
-        Ok((request, yaml_files)) => {
-            render(request, &reader, stop, &messages).map_err(|d| (d, Some(yaml_files)))
-        }
+        Ok((request, checks)) => match render(request, &reader, stop, &messages) {
+            Ok(output) => Ok((output, checks)),
+            Err(d) => Err((d, Some(checks))),
+        },
     };
     let files = reader.files.into_inner().unwrap_or_else(|e| e.into_inner());
     let messages = std::mem::take(&mut *messages.lock().unwrap_or_else(|e| e.into_inner()));
@@ -142,13 +143,14 @@ pub fn analyse(
             let why = Reason::Memory(stop.memory_limit()).message();
             analysis.findings.push(Finding::error(None, "stopped", why));
         }
-        Ok(mut output) => {
+        Ok((mut output, checks)) => {
+            analysis.findings = checks.errors(None, &files, checked);
             // what an inspection's export could not carry
             warnings.extend(std::mem::take(&mut output.warnings));
             let files = files.by_name.clone();
             analysis.render = Some(Render { output, files });
         }
-        Err((d, yaml_files)) => {
+        Err((d, checks)) => {
             analysis.outcome = Outcome::Failed;
             analysis.findings = findings_of(&d, &files);
             if d.text().contains(STOPPED) {
@@ -160,11 +162,11 @@ pub fn analyse(
                     f.code = "stopped";
                     f.message = f.message.replace(STOPPED, &why);
                 }
-            } else if let Some(yaml_files) = yaml_files {
+            } else if let Some(checks) = checks {
                 let failed = d.location().and_then(|l| l.file.as_deref());
                 analysis
                     .findings
-                    .extend(yaml_files.errors(failed, &files, checked));
+                    .extend(checks.errors(Some(failed), &files, checked));
             }
         }
     }
@@ -227,9 +229,9 @@ struct RunReader<'a> {
 }
 
 impl RunReader<'_> {
-    /// The request of an invocation, its `-f` files found and read, and the YAML files of
-    /// the run (to look for syntax errors in when it fails).
-    fn request(&mut self, inv: Invocation) -> Result<(Request, YamlFiles)> {
+    /// The request of an invocation, its `-f` files found and read, and the run's files
+    /// to check one by one.
+    fn request(&mut self, inv: Invocation) -> Result<(Request, Checks)> {
         let Invocation {
             mut request,
             files: args,
@@ -260,8 +262,8 @@ impl RunReader<'_> {
                 files.by_name.entry(f.rel_path.clone()).or_insert(path);
             }
         }
-        let yaml_files = YamlFiles::of(&inputs, request.strict);
-        Ok((request, yaml_files))
+        let checks = Checks::of(&inputs, &request);
+        Ok((request, checks))
     }
 
     /// Reads a file found on disk, and keeps it.
@@ -489,98 +491,77 @@ fn findings_of(d: &Diagnostic, files: &Files) -> Vec<Finding> {
     }]
 }
 
-/// The YAML files of a run, to look for syntax errors in when the run stopped at an
-/// error elsewhere (the engine reports the first error only).
-struct YamlFiles {
-    files: Vec<(String, Arc<[u8]>)>,
-    strict: bool,
+/// The files of a run, to check one by one: the engine reports a run's first error only,
+/// and a successful render compiles only the files it reaches.
+struct Checks {
+    files: Vec<InputFile>,
+    opts: CheckOptions,
 }
 
-impl YamlFiles {
-    fn of(inputs: &[InputFile], strict: bool) -> YamlFiles {
-        YamlFiles {
-            files: inputs
-                .iter()
-                .filter(|f| {
-                    matches!(f.kind, FileKind::YamlTemplate | FileKind::YamlPlain)
-                        && f.unread.is_none()
-                })
-                .map(|f| (f.rel_path.clone(), f.data.clone()))
-                .collect(),
-            strict,
+impl Checks {
+    fn of(inputs: &[InputFile], request: &Request) -> Checks {
+        Checks {
+            files: inputs.to_vec(),
+            opts: CheckOptions {
+                strict: request.strict,
+                ignore_unknown_comments: request.ignore_unknown_comments,
+                implicit_map_key_overrides: request.implicit_map_key_overrides,
+            },
         }
     }
 
-    /// Each file's syntax error, but `failed`'s (which the run reported). A file checked
-    /// last time with the same bytes and options is not parsed again; `checked` keeps
-    /// this time's checks.
+    /// Each file's parse or compile error. After a run that failed (in `failed`, whose
+    /// error the run reported), every other file's; after one that rendered, the files
+    /// a render may not compile (Starlark files and library files, compiled when loaded).
+    /// A file checked before with the same bytes and options is not checked again;
+    /// `checked` keeps this time's checks.
     fn errors(
-        &self,
-        failed: Option<&str>,
+        self,
+        failed: Option<Option<&str>>,
         files: &Files,
         checked: &mut SyntaxChecks,
     ) -> Vec<Finding> {
-        let opts = ParseOptions {
-            strict: self.strict,
-            ..ParseOptions::default()
-        };
         let mut before = std::mem::take(&mut checked.files);
         let mut findings = Vec::new();
-        for (name, data) in &self.files {
-            if Some(name.as_str()) == failed {
-                continue;
-            }
-            let error = match before.remove(name) {
-                Some(c) if c.strict == self.strict && c.data == *data => c.error,
-                _ => parse(&String::from_utf8_lossy(data), FileId::default(), &opts)
-                    .err()
-                    .map(|e| SyntaxError {
-                        line: e.line.unwrap_or(0),
-                        column: e.column,
-                        message: e.to_string(),
-                    }),
+        for f in &self.files {
+            let name = &f.rel_path;
+            let wanted = match failed {
+                Some(failed) => Some(name.as_str()) != failed,
+                None => f.kind == FileKind::Starlark || f.is_library,
             };
-            if let Some(e) = &error {
-                let l = Location {
-                    column: e.column,
-                    ..Location::new(name, e.line)
-                };
-                if let Some(at) = files.at(&l) {
-                    let message = format!("Unmarshaling YAML template '{name}': {}", e.message);
-                    findings.push(Finding::error(Some(at), "yaml", message));
-                }
-            }
-            let check = Checked {
-                data: data.clone(),
-                strict: self.strict,
-                error,
+            let check = match before.remove(name) {
+                Some(c) if c.opts == self.opts && c.data == f.data => c,
+                // a file this run does not check keeps what it was found to be
+                Some(c) if !wanted => c,
+                _ if !wanted => continue,
+                _ => Checked {
+                    data: f.data.clone(),
+                    opts: self.opts,
+                    error: check_files(std::slice::from_ref(f), self.opts).pop(),
+                },
             };
+            if wanted {
+                findings.extend(check.error.iter().flat_map(|d| findings_of(d, files)));
+            }
             checked.files.insert(name.clone(), check);
         }
         findings
     }
 }
 
-/// A run's YAML files as [`YamlFiles::errors`] last checked them, by name: a run that
-/// fails has every YAML file of it checked, and an edit changes one of them, so the
-/// others need not be parsed again (on `package`, 1.5 MB: about a third of a failed
-/// run's time).
+/// A run's files as [`Checks::errors`] last checked them, by name: a run that fails has
+/// every file of it checked, and an edit changes one of them, so the others need not be
+/// parsed again (on `package`, 1.5 MB: about a third of a failed run's time).
 #[derive(Default)]
 pub struct SyntaxChecks {
     files: BTreeMap<String, Checked>,
 }
 
-/// One file's check: the bytes and the option it was made with, and what it found.
+/// One file's check: the bytes and the options it was made with, and what it found.
 struct Checked {
     data: Arc<[u8]>,
-    strict: bool,
-    error: Option<SyntaxError>,
-}
-
-struct SyntaxError {
-    line: u32,
-    column: Option<u32>,
-    message: String,
+    opts: CheckOptions,
+    error: Option<Diagnostic>,
 }
 
 /// Whether `path` is a file `ytt fmt` formats (a YAML file).
@@ -597,7 +578,7 @@ pub fn format(text: &str) -> Result<String, String> {
 mod tests {
     use super::*;
 
-    /// The syntax errors of a run of `a.yml` and `b.yml`, found with `checked`.
+    /// The errors of a failed run of `a.yml` and `b.yml`, found with `checked`.
     fn errors(
         texts: [&str; 2],
         strict: bool,
@@ -605,16 +586,19 @@ mod tests {
         checked: &mut SyntaxChecks,
     ) -> Vec<String> {
         let mut files = Files::default();
-        let mut yaml = YamlFiles {
+        let mut checks = Checks {
             files: Vec::new(),
-            strict,
+            opts: CheckOptions {
+                strict,
+                ..CheckOptions::default()
+            },
         };
         for (name, text) in ["a.yml", "b.yml"].into_iter().zip(texts) {
             let data: Arc<[u8]> = Arc::from(text.as_bytes());
             files.note(name, &PathBuf::from("/w").join(name), data.clone());
-            yaml.files.push((name.to_owned(), data));
+            checks.files.push(InputFile::new(name, data));
         }
-        let found = yaml.errors(failed, &files, checked);
+        let found = checks.errors(Some(failed), &files, checked);
         found.into_iter().map(|f| f.message).collect()
     }
 
@@ -646,16 +630,9 @@ mod tests {
         errors(["a: 1\n", "b: 1\n"], false, None, &mut checked);
         // what the last check found is what is reported while the bytes stay the same
         let a = checked.files.get_mut("a.yml").expect("a.yml was checked");
-        a.error = Some(SyntaxError {
-            line: 1,
-            column: None,
-            message: "as checked before".into(),
-        });
+        a.error = Some(Diagnostic::from_error(anyhow!("as checked before")));
         let found = errors(["a: 1\n", "b: 2\n"], false, None, &mut checked);
-        assert_eq!(
-            found,
-            ["Unmarshaling YAML template 'a.yml': as checked before"]
-        );
+        assert_eq!(found, ["as checked before"]);
         assert!(errors(["a: 2\n", "b: 2\n"], false, None, &mut checked).is_empty());
     }
 }

@@ -13,7 +13,7 @@
 //! analysis is pending, which runs a file belongs to and how they ended.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -44,6 +44,7 @@ use crate::stop::Stopper;
 use crate::text;
 use crate::uri;
 use crate::worker::{self, Done, Held, Job, RunResult};
+use crate::{actions, completion, definition, disk, folding, highlight, hover, symbols};
 
 /// The server's settings (`initializationOptions`).
 #[derive(Debug, Deserialize)]
@@ -56,6 +57,9 @@ struct Settings {
     max_memory_mib: u64,
     /// How long after the last edit an analysis starts.
     debounce_ms: u64,
+    /// The project file of every file, instead of the nearest `ytt-lsp.toml`; relative to
+    /// the first workspace folder.
+    project_file: Option<PathBuf>,
 }
 
 impl Default for Settings {
@@ -64,6 +68,7 @@ impl Default for Settings {
             time_limit_ms: 5_000,
             max_memory_mib: 1_024,
             debounce_ms: 200,
+            project_file: None,
         }
     }
 }
@@ -91,17 +96,41 @@ pub fn serve(conn: &Connection, host: Arc<dyn Host>) -> Result<()> {
             "serverInfo": { "name": "ytt-lsp", "version": env!("CARGO_PKG_VERSION") },
         }),
     )?;
-    if let Some(e) = refused {
-        conn.sender.send(
-            Notification::new(
-                note::ShowMessage::METHOD.into(),
-                lsp_types::ShowMessageParams {
-                    typ: MessageType::ERROR,
-                    message: format!("ytt lsp: initializationOptions: {e}; the defaults are used"),
-                },
+    let show = |typ, message| -> Result<()> {
+        conn.sender
+            .send(
+                Notification::new(
+                    note::ShowMessage::METHOD.into(),
+                    lsp_types::ShowMessageParams { typ, message },
+                )
+                .into(),
             )
-            .into(),
+            .map_err(|_| anyhow!("the client's stream is closed"))
+    };
+    if let Some(e) = refused {
+        show(
+            MessageType::ERROR,
+            format!("ytt lsp: initializationOptions: {e}; the defaults are used"),
         )?;
+    }
+    let folders = folders(&params);
+    let project_file = settings.project_file.map(|file| {
+        let base = folders
+            .first()
+            .cloned()
+            .or_else(|| std::env::current_dir().ok());
+        base.map_or_else(|| file.clone(), |base| base.join(&file))
+    });
+    if let Some(file) = &project_file {
+        if let Err(e) = std::fs::metadata(file) {
+            show(
+                MessageType::WARNING,
+                format!(
+                    "ytt lsp: projectFile {}: {e}; until it can be read, project files are looked for as without it",
+                    file.display()
+                ),
+            )?;
+        }
     }
     let stop = Stopper::start(
         host.memory(),
@@ -112,7 +141,8 @@ pub fn serve(conn: &Connection, host: Arc<dyn Host>) -> Result<()> {
     let mut server = Server {
         sender: conn.sender.clone(),
         debounce: Duration::from_millis(settings.debounce_ms),
-        folders: folders(&params),
+        folders,
+        project_file,
         docs: Documents::default(),
         changed: BTreeSet::new(),
         due: None,
@@ -124,6 +154,7 @@ pub fn serve(conn: &Connection, host: Arc<dyn Host>) -> Result<()> {
         published: BTreeMap::new(),
         waiting: Vec::new(),
         shutdown: false,
+        modules: ytt_stdlib::modules(),
         to_worker: jobs,
         stop: stop.clone(),
     };
@@ -145,6 +176,30 @@ fn capabilities() -> ServerCapabilities {
             },
         )),
         document_formatting_provider: Some(OneOf::Left(true)),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        hover_provider: Some(lsp_types::HoverProviderCapability::Simple(true)),
+        definition_provider: Some(OneOf::Left(true)),
+        code_action_provider: Some(lsp_types::CodeActionProviderCapability::Simple(true)),
+        completion_provider: Some(lsp_types::CompletionOptions {
+            trigger_characters: Some(vec![
+                "@".into(),
+                ".".into(),
+                "\"".into(),
+                "/".into(),
+                ":".into(),
+            ]),
+            ..lsp_types::CompletionOptions::default()
+        }),
+        folding_range_provider: Some(lsp_types::FoldingRangeProviderCapability::Simple(true)),
+        semantic_tokens_provider: Some(
+            lsp_types::SemanticTokensServerCapabilities::SemanticTokensOptions(
+                lsp_types::SemanticTokensOptions {
+                    legend: highlight::legend(),
+                    full: Some(lsp_types::SemanticTokensFullOptions::Bool(true)),
+                    ..lsp_types::SemanticTokensOptions::default()
+                },
+            ),
+        ),
         workspace: Some(WorkspaceServerCapabilities {
             workspace_folders: Some(WorkspaceFoldersServerCapabilities {
                 supported: Some(true),
@@ -190,6 +245,8 @@ struct Server {
     sender: Sender<Message>,
     debounce: Duration,
     folders: Vec<PathBuf>,
+    /// The project file the client chose, absolute.
+    project_file: Option<PathBuf>,
     docs: Documents,
     /// Files changed since the last job was sent.
     changed: BTreeSet<PathBuf>,
@@ -204,6 +261,8 @@ struct Server {
     /// `ytt/runs` requests, answered once no analysis is pending.
     waiting: Vec<(RequestId, PathBuf)>,
     shutdown: bool,
+    /// The `@ytt:` modules runs load (what completion and hover offer).
+    modules: ytt::Modules,
     to_worker: Sender<Job>,
     stop: Arc<Stopper>,
 }
@@ -269,6 +328,44 @@ impl Server {
             req::Formatting::METHOD => {
                 params::<DocumentFormattingParams>(r.params).and_then(|p| self.format(p))
             }
+            req::DocumentSymbolRequest::METHOD => self.on_text(r.params, |text, path, _| {
+                lsp_types::DocumentSymbolResponse::Nested(symbols::document_symbols(text, path))
+            }),
+            req::FoldingRangeRequest::METHOD => self.on_text(r.params, |text, path, _| {
+                folding::folding_ranges(text, path)
+            }),
+            req::SemanticTokensFullRequest::METHOD => {
+                self.on_text(r.params, |text, path, _| lsp_types::SemanticTokens {
+                    result_id: None,
+                    data: highlight::semantic_tokens(text, path),
+                })
+            }
+            req::Completion::METHOD => self.on_text(r.params, |text, path, p| {
+                let pos = position(p)?;
+                disk::with_workspace(&self.folders, &self.docs, &self.modules, path, |ws| {
+                    completion::completion(ws, text, path, pos)
+                })
+            }),
+            req::HoverRequest::METHOD => self.on_text(r.params, |text, path, p| {
+                hover::hover(&self.modules, text, path, position(p)?)
+            }),
+            req::GotoDefinition::METHOD => self.on_text(r.params, |text, path, p| {
+                let pos = position(p)?;
+                disk::with_workspace(&self.folders, &self.docs, &self.modules, path, |ws| {
+                    definition::definition(ws, text, path, pos)
+                })
+            }),
+            req::CodeActionRequest::METHOD => self.on_text(r.params, |text, path, p| {
+                let p: lsp_types::CodeActionParams = serde_json::from_value(p.clone()).ok()?;
+                let uri = &p.text_document.uri;
+                Some(actions::code_actions(
+                    uri,
+                    text,
+                    path,
+                    p.range,
+                    &p.context.diagnostics,
+                ))
+            }),
             RUNS => match params::<RunsParams>(r.params) {
                 Ok(p) => match uri::to_path(&p.text_document.uri) {
                     Some(path) => {
@@ -399,6 +496,7 @@ impl Server {
                 changed,
                 overlay: self.docs.overlay(),
                 folders: self.folders.clone(),
+                project_file: self.project_file.clone(),
                 held: (self.runs.iter())
                     .map(|(key, run)| {
                         let held = Held {
@@ -543,6 +641,29 @@ impl Server {
         Ok(())
     }
 
+    /// A request on a document's text (the open document's, or the file's on disk):
+    /// `answer` is given the text, the path and the request's params; null when the file
+    /// cannot be read.
+    fn on_text<A: serde::Serialize>(
+        &self,
+        params: Value,
+        answer: impl FnOnce(&str, &Path, &Value) -> A,
+    ) -> Result<Value, (ErrorCode, String)> {
+        let doc: TextDocumentIdentifier = (params.get("textDocument").cloned())
+            .ok_or((ErrorCode::InvalidParams, "no textDocument".to_owned()))
+            .and_then(self::params)?;
+        let path = uri::to_path(&doc.uri)
+            .ok_or((ErrorCode::InvalidParams, "not a file URI".to_owned()))?;
+        let text: String = match self.docs.get(&path) {
+            Some(d) => d.text.to_string(),
+            None => match std::fs::read_to_string(&path) {
+                Ok(t) => t,
+                Err(_) => return Ok(Value::Null),
+            },
+        };
+        Ok(serde_json::to_value(answer(&text, &path, &params)).unwrap_or(Value::Null))
+    }
+
     /// `textDocument/formatting`: `ytt fmt`'s layout of a YAML file, as one edit.
     fn format(&self, p: DocumentFormattingParams) -> Result<Value, (ErrorCode, String)> {
         let path = uri::to_path(&p.text_document.uri)
@@ -576,6 +697,11 @@ fn outputs(render: &Render) -> Vec<Value> {
             })
         })
         .collect()
+}
+
+/// The position of a request's params.
+fn position(params: &Value) -> Option<lsp_types::Position> {
+    serde_json::from_value(params.get("position")?.clone()).ok()
 }
 
 /// The custom request: which runs a file belongs to.

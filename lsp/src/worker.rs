@@ -34,6 +34,8 @@ pub struct Job {
     /// The open documents, whose texts override the disk.
     pub overlay: Overlay,
     pub folders: Vec<PathBuf>,
+    /// The project file the client chose (`projectFile`), absolute.
+    pub project_file: Option<PathBuf>,
     /// The runs whose results the server holds, as they were analysed: the others are
     /// analysed again (the server drops the results of a job an edit superseded).
     pub held: BTreeMap<RunKey, Held>,
@@ -166,7 +168,9 @@ impl Worker {
         let mut projects: BTreeMap<Option<PathBuf>, Project> = BTreeMap::new();
         let files: BTreeSet<&PathBuf> = overlay.keys().chain(&job.changed).collect();
         for file in &files {
-            if let Some(p) = project::project_of(file, &job.folders, &read) {
+            if let Some(p) =
+                project::project_of(file, &job.folders, job.project_file.as_deref(), &read)
+            {
                 let keys = p.runs.iter().map(|r| r.key.clone()).collect();
                 project_runs.insert(file.to_path_buf(), keys);
                 for r in &p.runs {
@@ -313,6 +317,7 @@ mod tests {
             changed: changed.iter().map(|n| p(n)).collect(),
             overlay: Arc::new(open.iter().map(|(n, t)| (p(n), Arc::from(*t))).collect()),
             folders: Vec::new(),
+            project_file: None,
             held: BTreeMap::new(),
         }
     }
