@@ -16,13 +16,19 @@
 //!   the answer and every file's diagnostics as last published
 //! - `cancel-runs PATH`: asks `ytt/runs` and cancels the request at once
 //! - `format PATH`: asks `textDocument/formatting`
-//! - `request METHOD {JSON}`: any request
+//! - `symbols PATH`, `folding PATH`: asks `textDocument/documentSymbol`,
+//!   `textDocument/foldingRange`
+//! - `tokens PATH`: asks `textDocument/semanticTokens/full` and shows the tokens decoded,
+//!   one a line: `LINE:COL type 'text'` (from 1, as editors show them; the text is the
+//!   file's on disk)
 //! - `hover PATH LINE:COL` (from 1, columns in characters): asks `textDocument/hover`,
 //!   shows its range and its markdown as it reads
-//! - `definition PATH LINE:COL`, `complete PATH LINE:COL`: ask `textDocument/definition`,
-//!   `textDocument/completion`
-//! - `actions PATH LINE`: asks `textDocument/codeAction` on line LINE, with the
-//!   diagnostics last published for the file on that line
+//! - `complete PATH LINE:COL`, `definition PATH LINE:COL`, `references PATH LINE:COL`:
+//!   asks `textDocument/completion`, `definition`, `references` (with the declaration)
+//! - `hints PATH`: asks `textDocument/inlayHint` on the whole file: `LINE:COL label`
+//! - `actions PATH LINE` (from 1): asks `textDocument/codeAction` on the line, with the
+//!   diagnostics last published on it
+//! - `request METHOD {JSON}`: any request
 //! - `sleep MS`: lets the server work a while (an analysis starts)
 //!
 //! A text block is the lines between `<<<` and `>>>`. The workspace's path is shown as
@@ -302,13 +308,33 @@ impl Session {
                 let answer = self.answer(id);
                 self.show_answer(&answer);
             }
-            "hover" | "definition" | "complete" => {
-                let (path, position) = self.position(arg);
+            "symbols" | "folding" | "tokens" => {
+                let method = match step {
+                    "symbols" => "textDocument/documentSymbol",
+                    "folding" => "textDocument/foldingRange",
+                    _ => "textDocument/semanticTokens/full",
+                };
+                let uri = self.uri(arg);
+                let id = self.request(method, json!({"textDocument": {"uri": uri}}));
+                let answer = self.answer(id);
+                if step == "tokens" {
+                    self.show_tokens(arg, &answer);
+                } else {
+                    self.show_answer(&answer);
+                }
+            }
+            "hover" | "complete" | "definition" => {
                 let method = match step {
                     "hover" => "textDocument/hover",
-                    "definition" => "textDocument/definition",
-                    _ => "textDocument/completion",
+                    "complete" => "textDocument/completion",
+                    _ => "textDocument/definition",
                 };
+                let (path, at) = arg.split_once(' ').expect("PATH LINE:COL");
+                let (line, col) = at.split_once(':').expect("LINE:COL");
+                let position = json!({
+                    "line": line.parse::<u32>().expect("a line") - 1,
+                    "character": col.parse::<u32>().expect("a column") - 1,
+                });
                 let uri = self.uri(path);
                 let id = self.request(
                     method,
@@ -324,18 +350,47 @@ impl Session {
                     _ => self.show_answer(&answer),
                 }
             }
+            "references" => {
+                let (path, at) = arg.split_once(' ').expect("PATH LINE:COL");
+                let (line, col) = at.split_once(':').expect("LINE:COL");
+                let params = json!({
+                    "textDocument": {"uri": self.uri(path)},
+                    "position": {
+                        "line": line.parse::<u32>().expect("a line") - 1,
+                        "character": col.parse::<u32>().expect("a column") - 1,
+                    },
+                    "context": {"includeDeclaration": true},
+                });
+                let id = self.request("textDocument/references", params);
+                let answer = self.answer(id);
+                self.show_answer(&answer);
+            }
+            "hints" => {
+                let whole = json!({"start": {"line": 0, "character": 0}, "end": {"line": 100000, "character": 0}});
+                let params = json!({"textDocument": {"uri": self.uri(arg)}, "range": whole});
+                let id = self.request("textDocument/inlayHint", params);
+                let answer = self.answer(id);
+                let hints = answer["result"].as_array().cloned().unwrap_or_default();
+                for h in hints {
+                    let at = &h["position"];
+                    let line = at["line"].as_u64().unwrap_or(0) + 1;
+                    let col = at["character"].as_u64().unwrap_or(0) + 1;
+                    let label = h["label"].as_str().unwrap_or("?");
+                    let _ = writeln!(self.out, "{line}:{col} {label}");
+                }
+            }
             "actions" => {
-                let (path, line) = arg.split_once(' ').expect("actions PATH LINE");
-                let line: u64 = line.parse::<u64>().expect("a line") - 1;
+                let (path, line) = arg.split_once(' ').expect("PATH LINE");
+                let line = line.parse::<u32>().expect("a line") - 1;
                 let diagnostics: Vec<Value> = (self.published.get(path))
                     .and_then(|p| p["diagnostics"].as_array())
                     .into_iter()
                     .flatten()
-                    .filter(|d| d["range"]["start"]["line"].as_u64() == Some(line))
+                    .filter(|d| d["range"]["start"]["line"] == json!(line))
                     .cloned()
                     .collect();
                 let uri = self.uri(path);
-                let range = json!({"start": {"line": line, "character": 0}, "end": {"line": line, "character": 0}});
+                let range = json!({"start": {"line": line, "character": 0}, "end": {"line": line + 1, "character": 0}});
                 let id = self.request(
                     "textDocument/codeAction",
                     json!({"textDocument": {"uri": uri}, "range": range, "context": {"diagnostics": diagnostics}}),
@@ -348,12 +403,37 @@ impl Session {
         }
     }
 
-    /// `PATH LINE:COL` (from 1) as a path and the protocol's position.
-    fn position<'a>(&self, arg: &'a str) -> (&'a str, Value) {
-        let (path, at) = arg.split_once(' ').expect("PATH LINE:COL");
-        let (line, col) = at.split_once(':').expect("LINE:COL");
-        let n = |s: &str| s.parse::<u64>().expect("a number") - 1;
-        (path, json!({"line": n(line), "character": n(col)}))
+    /// Semantic tokens decoded with the server's legend: `LINE:COL type 'text'`.
+    fn show_tokens(&mut self, path: &str, answer: &Value) {
+        let Some(data) = answer["result"]["data"].as_array() else {
+            return self.show_answer(answer);
+        };
+        let legend = &self.initialized["result"]["capabilities"]["semanticTokensProvider"]
+            ["legend"]["tokenTypes"];
+        let text = std::fs::read_to_string(self.workspace.join(path)).unwrap_or_default();
+        let lines: Vec<Vec<u16>> = text
+            .split('\n')
+            .map(|l| l.encode_utf16().collect())
+            .collect();
+        let n = |i: usize| data[i].as_u64().unwrap_or(0) as usize;
+        let (mut line, mut col) = (0, 0);
+        for t in 0..data.len() / 5 {
+            let delta_line = n(t * 5);
+            line += delta_line;
+            col = if delta_line == 0 {
+                col + n(t * 5 + 1)
+            } else {
+                n(t * 5 + 1)
+            };
+            let len = n(t * 5 + 2);
+            let kind = legend[n(t * 5 + 3)].as_str().unwrap_or("?");
+            let piece = lines
+                .get(line)
+                .and_then(|l| l.get(col..col + len))
+                .map(String::from_utf16_lossy)
+                .unwrap_or_default();
+            let _ = writeln!(self.out, "{}:{} {kind} '{piece}'", line + 1, col + 1);
+        }
     }
 
     fn show_answer(&mut self, answer: &Value) {
@@ -499,6 +579,27 @@ fn unknown_settings_are_said() {
     let message = said["params"]["message"].as_str().unwrap_or("");
     assert!(
         message.contains("unknown field `maxMemoryMib`"),
+        "{message}"
+    );
+}
+
+#[test]
+fn an_unreadable_project_file_is_said() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/lsp/lifecycle/workspace");
+    let mut s = Session::start(&workspace);
+    let folder = s.uri("").trim_end_matches('/').to_owned();
+    let id = s.request(
+        "initialize",
+        json!({"processId": null, "rootUri": folder, "capabilities": {}, "initializationOptions": {"projectFile": "deploy/missing.toml"}}),
+    );
+    assert!(s.answer(id).get("result").is_some());
+    s.notify("initialized", json!({}));
+    let said = s.messages.recv_timeout(PATIENCE).expect("a message");
+    assert_eq!(said["method"], "window/showMessage", "{said}");
+    assert_eq!(said["params"]["type"], 2, "a warning: {said}");
+    let message = s.normalize(said["params"]["message"].as_str().unwrap_or(""));
+    assert!(
+        message.starts_with("ytt lsp: projectFile $WS/deploy/missing.toml: "),
         "{message}"
     );
 }

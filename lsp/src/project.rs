@@ -5,7 +5,9 @@
 //!
 //! - the runs of its project: the runs of the nearest project file ([`PROJECT_FILE`]) in
 //!   its directory or above, up to the workspace folder it is in; without one, the folder
-//!   itself as `ytt -f FOLDER` (the default run). Of those, the runs whose inputs hold it;
+//!   itself as `ytt -f FOLDER` (the default run). A project file the client names (the
+//!   `projectFile` setting) is every file's project instead, while it can be read. Of
+//!   those, the runs whose inputs hold it;
 //! - the run of its library, when it is under `_ytt_lib/NAME/`: `ytt -f …/_ytt_lib/NAME`,
 //!   the library rendered on its own with its own defaults;
 //! - when nothing else holds it, a run of its own: `ytt -f FILE`.
@@ -98,15 +100,19 @@ pub struct Project {
     pub errors: Vec<Finding>,
 }
 
-/// The project `path` is in: the nearest project file at or above its directory, up to
-/// the deepest workspace folder holding it (to the root when none does), else that
-/// folder's default run. `read` gives a project file's text (an open document's, or the
-/// disk's).
+/// The project `path` is in: the project file `chosen` by the client when it can be read;
+/// else the nearest project file at or above its directory, up to the deepest workspace
+/// folder holding it (to the root when none does), else that folder's default run. `read`
+/// gives a project file's text (an open document's, or the disk's).
 pub fn project_of(
     path: &Path,
     folders: &[PathBuf],
+    chosen: Option<&Path>,
     read: &dyn Fn(&Path) -> Option<String>,
 ) -> Option<Project> {
+    if let Some((file, text)) = chosen.and_then(|f| Some((f, read(f)?))) {
+        return Some(parse(file, &text));
+    }
     let folder = folders
         .iter()
         .filter(|f| path.starts_with(f) && path != f.as_path())
@@ -272,6 +278,7 @@ mod tests {
         let p = project_of(
             Path::new("/w/app/config/a.yml"),
             &[PathBuf::from("/w"), PathBuf::from("/w/app")],
+            None,
             &files(&[]),
         )
         .unwrap();
@@ -279,7 +286,7 @@ mod tests {
         assert_eq!(p.runs[0].key, RunKey::Folder("/w/app".into()));
         assert_eq!(p.runs[0].args, ["-f", "/w/app"]);
         assert_eq!(
-            project_of(Path::new("/elsewhere/a.yml"), &[], &files(&[])),
+            project_of(Path::new("/elsewhere/a.yml"), &[], None, &files(&[])),
             None
         );
     }
@@ -290,6 +297,7 @@ mod tests {
         let p = project_of(
             Path::new("/w/app/config/a.yml"),
             &[PathBuf::from("/w")],
+            None,
             &files(&[("/w/app/ytt-lsp.toml", toml), ("/w/ytt-lsp.toml", "")]),
         )
         .unwrap();
@@ -304,10 +312,32 @@ mod tests {
         let p = project_of(
             Path::new("/w/a.yml"),
             &[PathBuf::from("/w")],
+            None,
             &files(&[("/ytt-lsp.toml", toml)]),
         )
         .unwrap();
         assert_eq!(p.file, None);
+    }
+
+    #[test]
+    fn a_chosen_project_file_is_every_files_project_while_it_can_be_read() {
+        let toml = "[[run]]\nargs = \"-f ../config\"\n";
+        let read = files(&[("/w/ci/staging.toml", toml), ("/w/ytt-lsp.toml", toml)]);
+        let chosen = Some(Path::new("/w/ci/staging.toml"));
+        for path in ["/w/config/a.yml", "/elsewhere/b.yml"] {
+            let p = project_of(Path::new(path), &[PathBuf::from("/w")], chosen, &read).unwrap();
+            assert_eq!(p.file.as_deref(), chosen);
+            assert_eq!(p.runs[0].dir, PathBuf::from("/w/ci"));
+        }
+        // one that cannot be read: the project file is looked for as without it
+        let p = project_of(
+            Path::new("/w/config/a.yml"),
+            &[PathBuf::from("/w")],
+            Some(Path::new("/w/missing.toml")),
+            &read,
+        )
+        .unwrap();
+        assert_eq!(p.file, Some(PathBuf::from("/w/ytt-lsp.toml")));
     }
 
     #[test]

@@ -23,22 +23,20 @@ use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestI
 use lsp_types::notification::{self as note, Notification as _};
 use lsp_types::request::{self as req, Request as _};
 use lsp_types::{
-    CodeAction, CodeActionParams, CodeActionProviderCapability, CompletionOptions,
-    CompletionParams, CompletionResponse, Diagnostic, DidChangeTextDocumentParams,
-    DidChangeWatchedFilesParams, DidChangeWorkspaceFoldersParams, DidCloseTextDocumentParams,
-    DidOpenTextDocumentParams, DidSaveTextDocumentParams, DocumentFormattingParams,
-    GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverParams, HoverProviderCapability,
-    InitializeParams, LogMessageParams, MessageType, OneOf, PublishDiagnosticsParams,
-    ServerCapabilities, TextDocumentIdentifier, TextDocumentSyncCapability, TextDocumentSyncKind,
-    TextDocumentSyncOptions, TextDocumentSyncSaveOptions, TextEdit,
-    WorkspaceFoldersServerCapabilities, WorkspaceServerCapabilities,
+    Diagnostic, DidChangeTextDocumentParams, DidChangeWatchedFilesParams,
+    DidChangeWorkspaceFoldersParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams,
+    DidSaveTextDocumentParams, DocumentFormattingParams, InitializeParams, LogMessageParams,
+    MessageType, OneOf, PublishDiagnosticsParams, ServerCapabilities, TextDocumentIdentifier,
+    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
+    TextDocumentSyncSaveOptions, TextEdit, WorkspaceFoldersServerCapabilities,
+    WorkspaceServerCapabilities,
 };
 use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::analysis::{self, Render};
-use crate::declare;
 use crate::documents::Documents;
+use crate::features::{self, Context};
 use crate::findings::Finding;
 use crate::host::Host;
 use crate::project::RunKey;
@@ -46,9 +44,9 @@ use crate::publish::{self, RunFindings};
 use crate::stop::Stopper;
 use crate::text;
 use crate::uri;
-use crate::value_documents;
 use crate::values::RunFacts;
-use crate::worker::{self, Done, Job, RunResult};
+use crate::worker::{self, Done, Held, Job, RunResult};
+use crate::{disk, folding, highlight, symbols};
 
 /// The server's settings (`initializationOptions`).
 #[derive(Debug, Deserialize)]
@@ -61,6 +59,9 @@ struct Settings {
     max_memory_mib: u64,
     /// How long after the last edit an analysis starts.
     debounce_ms: u64,
+    /// The project file of every file, instead of the nearest `ytt-lsp.toml`; relative to
+    /// the first workspace folder.
+    project_file: Option<PathBuf>,
 }
 
 impl Default for Settings {
@@ -69,6 +70,7 @@ impl Default for Settings {
             time_limit_ms: 5_000,
             max_memory_mib: 1_024,
             debounce_ms: 200,
+            project_file: None,
         }
     }
 }
@@ -96,17 +98,41 @@ pub fn serve(conn: &Connection, host: Arc<dyn Host>) -> Result<()> {
             "serverInfo": { "name": "ytt-lsp", "version": env!("CARGO_PKG_VERSION") },
         }),
     )?;
-    if let Some(e) = refused {
-        conn.sender.send(
-            Notification::new(
-                note::ShowMessage::METHOD.into(),
-                lsp_types::ShowMessageParams {
-                    typ: MessageType::ERROR,
-                    message: format!("ytt lsp: initializationOptions: {e}; the defaults are used"),
-                },
+    let show = |typ, message| -> Result<()> {
+        conn.sender
+            .send(
+                Notification::new(
+                    note::ShowMessage::METHOD.into(),
+                    lsp_types::ShowMessageParams { typ, message },
+                )
+                .into(),
             )
-            .into(),
+            .map_err(|_| anyhow!("the client's stream is closed"))
+    };
+    if let Some(e) = refused {
+        show(
+            MessageType::ERROR,
+            format!("ytt lsp: initializationOptions: {e}; the defaults are used"),
         )?;
+    }
+    let folders = folders(&params);
+    let project_file = settings.project_file.map(|file| {
+        let base = folders
+            .first()
+            .cloned()
+            .or_else(|| std::env::current_dir().ok());
+        base.map_or_else(|| file.clone(), |base| base.join(&file))
+    });
+    if let Some(file) = &project_file {
+        if let Err(e) = std::fs::metadata(file) {
+            show(
+                MessageType::WARNING,
+                format!(
+                    "ytt lsp: projectFile {}: {e}; until it can be read, project files are looked for as without it",
+                    file.display()
+                ),
+            )?;
+        }
     }
     let stop = Stopper::start(
         host.memory(),
@@ -117,7 +143,8 @@ pub fn serve(conn: &Connection, host: Arc<dyn Host>) -> Result<()> {
     let mut server = Server {
         sender: conn.sender.clone(),
         debounce: Duration::from_millis(settings.debounce_ms),
-        folders: folders(&params),
+        folders,
+        project_file,
         docs: Documents::default(),
         changed: BTreeSet::new(),
         due: None,
@@ -129,6 +156,7 @@ pub fn serve(conn: &Connection, host: Arc<dyn Host>) -> Result<()> {
         published: BTreeMap::new(),
         waiting: Vec::new(),
         shutdown: false,
+        modules: ytt_stdlib::modules(),
         to_worker: jobs,
         stop: stop.clone(),
     };
@@ -150,10 +178,32 @@ fn capabilities() -> ServerCapabilities {
             },
         )),
         document_formatting_provider: Some(OneOf::Left(true)),
-        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        hover_provider: Some(lsp_types::HoverProviderCapability::Simple(true)),
         definition_provider: Some(OneOf::Left(true)),
-        completion_provider: Some(CompletionOptions::default()),
-        code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
+        code_action_provider: Some(lsp_types::CodeActionProviderCapability::Simple(true)),
+        completion_provider: Some(lsp_types::CompletionOptions {
+            trigger_characters: Some(vec![
+                "@".into(),
+                ".".into(),
+                "\"".into(),
+                "/".into(),
+                ":".into(),
+            ]),
+            ..lsp_types::CompletionOptions::default()
+        }),
+        folding_range_provider: Some(lsp_types::FoldingRangeProviderCapability::Simple(true)),
+        semantic_tokens_provider: Some(
+            lsp_types::SemanticTokensServerCapabilities::SemanticTokensOptions(
+                lsp_types::SemanticTokensOptions {
+                    legend: highlight::legend(),
+                    full: Some(lsp_types::SemanticTokensFullOptions::Bool(true)),
+                    ..lsp_types::SemanticTokensOptions::default()
+                },
+            ),
+        ),
+        references_provider: Some(OneOf::Left(true)),
+        inlay_hint_provider: Some(OneOf::Left(true)),
         workspace: Some(WorkspaceServerCapabilities {
             workspace_folders: Some(WorkspaceFoldersServerCapabilities {
                 supported: Some(true),
@@ -201,6 +251,8 @@ struct Server {
     sender: Sender<Message>,
     debounce: Duration,
     folders: Vec<PathBuf>,
+    /// The project file the client chose, absolute.
+    project_file: Option<PathBuf>,
     docs: Documents,
     /// Files changed since the last job was sent.
     changed: BTreeSet<PathBuf>,
@@ -215,6 +267,8 @@ struct Server {
     /// `ytt/runs` requests, answered once no analysis is pending.
     waiting: Vec<(RequestId, PathBuf)>,
     shutdown: bool,
+    /// The `@ytt:` modules runs load (what completion and hover offer).
+    modules: ytt::Modules,
     to_worker: Sender<Job>,
     stop: Arc<Stopper>,
 }
@@ -280,18 +334,46 @@ impl Server {
             req::Formatting::METHOD => {
                 params::<DocumentFormattingParams>(r.params).and_then(|p| self.format(p))
             }
-            req::HoverRequest::METHOD => {
-                params::<HoverParams>(r.params).map(|p| to_json(self.hover(p)))
-            }
-            req::GotoDefinition::METHOD => {
-                params::<GotoDefinitionParams>(r.params).map(|p| to_json(self.definition(p)))
+            req::DocumentSymbolRequest::METHOD => self.on_text(r.params, |text, path, _| {
+                lsp_types::DocumentSymbolResponse::Nested(symbols::document_symbols(text, path))
+            }),
+            req::FoldingRangeRequest::METHOD => self.on_text(r.params, |text, path, _| {
+                folding::folding_ranges(text, path)
+            }),
+            req::SemanticTokensFullRequest::METHOD => {
+                self.on_text(r.params, |text, path, _| lsp_types::SemanticTokens {
+                    result_id: None,
+                    data: highlight::semantic_tokens(text, path),
+                })
             }
             req::Completion::METHOD => {
-                params::<CompletionParams>(r.params).map(|p| to_json(self.completion(p)))
+                self.in_context(r.params, |cx, p| features::completion(cx, position(p)?))
             }
-            req::CodeActionRequest::METHOD => {
-                params::<CodeActionParams>(r.params).map(|p| to_json(self.code_actions(p)))
+            req::HoverRequest::METHOD => {
+                self.in_context(r.params, |cx, p| features::hover(cx, position(p)?))
             }
+            req::GotoDefinition::METHOD => {
+                self.in_context(r.params, |cx, p| features::definition(cx, position(p)?))
+            }
+            req::References::METHOD => self.in_context(r.params, |cx, p| {
+                let p: lsp_types::ReferenceParams = serde_json::from_value(p.clone()).ok()?;
+                let at = p.text_document_position.position;
+                features::references(cx, at, p.context.include_declaration)
+            }),
+            req::InlayHintRequest::METHOD => self.in_context(r.params, |cx, p| {
+                let p: lsp_types::InlayHintParams = serde_json::from_value(p.clone()).ok()?;
+                Some(features::inlay_hints(cx, p.range))
+            }),
+            req::CodeActionRequest::METHOD => self.in_context(r.params, |cx, p| {
+                let p: lsp_types::CodeActionParams = serde_json::from_value(p.clone()).ok()?;
+                let uri = &p.text_document.uri;
+                Some(features::code_actions(
+                    cx,
+                    uri,
+                    p.range,
+                    &p.context.diagnostics,
+                ))
+            }),
             RUNS => match params::<RunsParams>(r.params) {
                 Ok(p) => match uri::to_path(&p.text_document.uri) {
                     Some(path) => {
@@ -422,8 +504,15 @@ impl Server {
                 changed,
                 overlay: self.docs.overlay(),
                 folders: self.folders.clone(),
+                project_file: self.project_file.clone(),
                 held: (self.runs.iter())
-                    .map(|(key, run)| (key.clone(), run.result.spec.clone()))
+                    .map(|(key, run)| {
+                        let held = Held {
+                            spec: run.result.spec.clone(),
+                            read: run.result.inputs.clone(),
+                        };
+                        (key.clone(), held)
+                    })
                     .collect(),
             })
             .map_err(|_| anyhow!("the analysis thread ended"))
@@ -554,7 +643,7 @@ impl Server {
             let runs: Vec<Value> = self
                 .runs
                 .values()
-                .filter(|r| r.result.inputs.contains(&path) || r.members.contains(&path))
+                .filter(|r| r.result.inputs.contains_key(&path) || r.members.contains(&path))
                 .map(|r| {
                     let spec = &r.result.spec;
                     json!({
@@ -573,27 +662,12 @@ impl Server {
         Ok(())
     }
 
-    /// The text of a file: the open document's, else the disk's.
-    fn text_of(&self, path: &Path) -> Option<String> {
-        match self.docs.get(path) {
-            Some(d) => Some(d.text.to_string()),
-            None => std::fs::read_to_string(path).ok(),
-        }
-    }
-
-    /// The file a request is about, its text, and the data values of the runs it belongs
-    /// to (those that got that far).
-    fn facts_of(
-        &self,
-        doc: &TextDocumentIdentifier,
-    ) -> Option<(PathBuf, String, Vec<Arc<RunFacts>>)> {
-        let path = uri::to_path(&doc.uri)?;
-        let text = self.text_of(&path)?;
-        let runs = (self.runs.values())
-            .filter(|r| r.result.inputs.contains(&path) || r.members.contains(&path))
+    /// The data values of the runs `path` belongs to (those that got that far).
+    fn facts_for(&self, path: &Path) -> Vec<Arc<RunFacts>> {
+        (self.runs.values())
+            .filter(|r| r.result.inputs.contains_key(path) || r.members.iter().any(|m| m == path))
             .filter_map(|r| r.facts.clone())
-            .collect();
-        Some((path, text, runs))
+            .collect()
     }
 
     /// Where paths are shown from: the workspace folder a file is in, else its directory.
@@ -606,37 +680,50 @@ impl Server {
             .unwrap_or_default()
     }
 
-    /// `textDocument/hover`.
-    fn hover(&self, p: HoverParams) -> Option<Hover> {
-        let at = p.text_document_position_params;
-        let (path, text, runs) = self.facts_of(&at.text_document)?;
-        let runs: Vec<&RunFacts> = runs.iter().map(|r| &**r).collect();
-        value_documents::hover(&runs, &path, &text, at.position, &self.base_of(&path))
+    /// A request on a document's text with what is known around it (see [`Context`]).
+    fn in_context<A: serde::Serialize>(
+        &self,
+        params: Value,
+        answer: impl FnOnce(&Context, &Value) -> A,
+    ) -> Result<Value, (ErrorCode, String)> {
+        self.on_text(params, |text, path, params| {
+            let facts = self.facts_for(path);
+            let runs: Vec<&RunFacts> = facts.iter().map(|r| &**r).collect();
+            let base = self.base_of(path);
+            disk::with_workspace(&self.folders, &self.docs, &self.modules, path, |ws| {
+                let cx = Context {
+                    text,
+                    path,
+                    runs: &runs,
+                    base: &base,
+                    ws,
+                };
+                answer(&cx, params)
+            })
+        })
     }
 
-    /// `textDocument/definition`.
-    fn definition(&self, p: GotoDefinitionParams) -> Option<GotoDefinitionResponse> {
-        let at = p.text_document_position_params;
-        let (path, text, runs) = self.facts_of(&at.text_document)?;
-        let runs: Vec<&RunFacts> = runs.iter().map(|r| &**r).collect();
-        value_documents::definition(&runs, &path, &text, at.position)
-    }
-
-    /// `textDocument/completion`.
-    fn completion(&self, p: CompletionParams) -> Option<CompletionResponse> {
-        let at = p.text_document_position;
-        let (path, text, runs) = self.facts_of(&at.text_document)?;
-        let runs: Vec<&RunFacts> = runs.iter().map(|r| &**r).collect();
-        value_documents::completion(&runs, &path, &text, at.position)
-    }
-
-    /// `textDocument/codeAction`: for the diagnostics given, declaring a data value in
-    /// the schema.
-    fn code_actions(&self, p: CodeActionParams) -> Option<Vec<CodeAction>> {
-        let (_, _, runs) = self.facts_of(&p.text_document)?;
-        let runs: Vec<&RunFacts> = runs.iter().map(|r| &**r).collect();
-        let text_of = |path: &Path| self.text_of(path);
-        Some(declare::actions(&runs, &p.context.diagnostics, &text_of))
+    /// A request on a document's text (the open document's, or the file's on disk):
+    /// `answer` is given the text, the path and the request's params; null when the file
+    /// cannot be read.
+    fn on_text<A: serde::Serialize>(
+        &self,
+        params: Value,
+        answer: impl FnOnce(&str, &Path, &Value) -> A,
+    ) -> Result<Value, (ErrorCode, String)> {
+        let doc: TextDocumentIdentifier = (params.get("textDocument").cloned())
+            .ok_or((ErrorCode::InvalidParams, "no textDocument".to_owned()))
+            .and_then(self::params)?;
+        let path = uri::to_path(&doc.uri)
+            .ok_or((ErrorCode::InvalidParams, "not a file URI".to_owned()))?;
+        let text: String = match self.docs.get(&path) {
+            Some(d) => d.text.to_string(),
+            None => match std::fs::read_to_string(&path) {
+                Ok(t) => t,
+                Err(_) => return Ok(Value::Null),
+            },
+        };
+        Ok(serde_json::to_value(answer(&text, &path, &params)).unwrap_or(Value::Null))
     }
 
     /// `textDocument/formatting`: `ytt fmt`'s layout of a YAML file, as one edit.
@@ -674,6 +761,11 @@ fn outputs(render: &Render) -> Vec<Value> {
         .collect()
 }
 
+/// The position of a request's params.
+fn position(params: &Value) -> Option<lsp_types::Position> {
+    serde_json::from_value(params.get("position")?.clone()).ok()
+}
+
 /// The custom request: which runs a file belongs to.
 const RUNS: &str = "ytt/runs";
 
@@ -681,13 +773,6 @@ const RUNS: &str = "ytt/runs";
 #[serde(rename_all = "camelCase")]
 struct RunsParams {
     text_document: TextDocumentIdentifier,
-}
-
-/// An answer as JSON (none: null).
-fn to_json(answer: Option<impl serde::Serialize>) -> Value {
-    answer
-        .and_then(|a| serde_json::to_value(a).ok())
-        .unwrap_or(Value::Null)
 }
 
 fn params<P: serde::de::DeserializeOwned>(v: Value) -> Result<P, (ErrorCode, String)> {

@@ -43,6 +43,20 @@ pub fn engine_range(text: &str, line: u32, column: Option<u32>) -> Range {
     Range::new(Position::new(l, start), Position::new(l, end.max(start)))
 }
 
+/// The length of line `line` (from 0) in UTF-16 units.
+pub fn line_len(text: &str, line: u32) -> u32 {
+    utf16_len(line_text(text, line))
+}
+
+/// The position of byte `col` of `content`, the text of line `line`.
+pub fn position_in_line(content: &str, line: u32, col: usize) -> Position {
+    let mut col = col.min(content.len());
+    while !content.is_char_boundary(col) {
+        col -= 1;
+    }
+    Position::new(line, utf16_len(&content[..col]))
+}
+
 /// The position of byte `offset` of `text` (clamped to the text, and to a character
 /// boundary before it).
 pub fn position_of_offset(text: &str, offset: usize) -> Position {

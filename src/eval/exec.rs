@@ -29,6 +29,19 @@ impl PrintHandler for RunPrint<'_> {
     }
 }
 
+/// A compiled template's code parsed, or its first syntax error or error found before
+/// evaluation (a misplaced `return`, ...), as a run reports it.
+pub fn parse_template(rt: &Runtime, t: &CompiledTemplate) -> Result<AstModule, Diagnostic> {
+    let ast = AstModule::parse(&t.id.to_string(), t.code.clone(), &dialect())
+        .map_err(|e| error_diagnostic(rt, &e))?;
+    if let Some(e) = t.static_errors.first() {
+        let text = format_static(t, e);
+        let at = Pos::new(t.file, e.line.unwrap_or(0));
+        return Err(Diagnostic::new(Kind::Template, text).at(rt.names().locate(&at)));
+    }
+    Ok(ast)
+}
+
 /// Evaluates a template: returns its frozen module (its exported symbols) and what it
 /// produced. Errors read as the reference reports them.
 pub fn run_template(
@@ -38,13 +51,7 @@ pub fn run_template(
     t: &CompiledTemplate,
 ) -> Result<(FrozenModule, Option<RootOutput>), Diagnostic> {
     let depth = rt.context_depth();
-    let ast = AstModule::parse(&t.id.to_string(), t.code.clone(), &dialect())
-        .map_err(|e| error_diagnostic(rt, &e))?;
-    if let Some(e) = t.static_errors.first() {
-        let text = format_static(t, e);
-        let at = Pos::new(t.file, e.line.unwrap_or(0));
-        return Err(Diagnostic::new(Kind::Template, text).at(rt.names().locate(&at)));
-    }
+    let ast = parse_template(rt, t)?;
     // passed outside template code: no line of this one to blame
     if let Some(b) = rt.budget.filter(|b| b.passed()) {
         return Err(Diagnostic::new(Kind::Other, b.message));

@@ -15,7 +15,7 @@ mod keys;
 mod materialize;
 pub mod replace;
 pub mod runtime;
-mod suggest;
+pub(crate) mod suggest;
 pub mod wording;
 pub mod ymodule;
 pub mod ystruct;

@@ -14,6 +14,7 @@
 
 mod data_values;
 mod output;
+pub mod syntax;
 
 use anyhow::{anyhow, bail, Result};
 

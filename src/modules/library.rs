@@ -37,6 +37,21 @@ pub trait Libraries: fmt::Debug + Send + Sync {
     ) -> Result<Arc<dyn PrivateLibrary>, String>;
 }
 
+/// No private libraries: `@ytt:library` as an editor lists its members.
+#[derive(Debug)]
+pub struct NoLibraries;
+
+impl Libraries for NoLibraries {
+    fn get(
+        self: Arc<Self>,
+        _from_dir: &str,
+        path: &str,
+        _options: &GetOptions,
+    ) -> Result<Arc<dyn PrivateLibrary>, String> {
+        Err(format!("Expected to find library '{path}'"))
+    }
+}
+
 /// `library.get`'s keyword arguments.
 #[derive(Debug, Default)]
 pub struct GetOptions {

@@ -66,6 +66,23 @@ impl Modules {
 /// The modules the engine provides: they need the running library.
 pub const ENGINE_MODULES: &[&str] = &["data", "library", "overlay", "template"];
 
+/// Module `@ytt:<name>` as a file of an empty library loads it (the engine's own, or
+/// one of `modules`): what it exports, for an editor. None for no such module.
+pub fn standalone(modules: &Modules, name: &str) -> Option<FrozenModule> {
+    match name {
+        "overlay" => Some(overlay_module()),
+        "template" => Some(build_module(name, template::register)),
+        "data" => {
+            let names = crate::yaml::FileNames::default();
+            let values = data::frozen_values(&names, &crate::yaml::Node::Null, false).ok()?;
+            let library = Arc::new(crate::files::library::Library::root(&[]));
+            data::data_module(&library, "", &values).ok()
+        }
+        "library" => library::library_module(Arc::new(library::NoLibraries), "").ok(),
+        _ => modules.get(name),
+    }
+}
+
 /// `@ytt:overlay`, built once per process (its functions hold no state).
 pub(crate) fn overlay_module() -> FrozenModule {
     static OVERLAY: OnceLock<FrozenModule> = OnceLock::new();

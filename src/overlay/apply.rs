@@ -13,7 +13,8 @@ use super::matching::{compare_subset, lines_suffix, parse_expects_str, Expects, 
 use super::Host;
 use crate::template::annotations::{
     OVERLAY_APPEND, OVERLAY_ASSERT, OVERLAY_INSERT, OVERLAY_MATCH, OVERLAY_MATCH_CHILD_DEFAULTS,
-    OVERLAY_MERGE, OVERLAY_NOOP, OVERLAY_REMOVE, OVERLAY_REPLACE,
+    OVERLAY_MATCH_CHILD_DEFAULTS_KEYWORDS, OVERLAY_MATCH_KEYWORDS, OVERLAY_MERGE, OVERLAY_NOOP,
+    OVERLAY_REMOVE, OVERLAY_REPLACE,
 };
 use crate::yaml::{
     Annotation, Array, ArrayItem, Doc, DocSet, Map, MapItem, Meta, Node, Pos, ThinVec, ValueRef,
@@ -409,7 +410,7 @@ impl<H: Host + ?Sized> Engine<'_, H> {
 
     fn child_defaults(&mut self, meta: &Meta, inherited: &Defaults) -> Result<Defaults> {
         match meta.annotation(OVERLAY_MATCH_CHILD_DEFAULTS) {
-            Some(a) => match known_kwargs(a, &["expects", "missing_ok", "when"])
+            Some(a) => match known_kwargs(a, OVERLAY_MATCH_CHILD_DEFAULTS_KEYWORDS)
                 .and_then(|()| self.expectation(a))?
             {
                 Some(e) => Ok(Defaults(Some(e))),
@@ -422,7 +423,7 @@ impl<H: Host + ?Sized> Engine<'_, H> {
     fn match_info(&mut self, meta: &Meta, kind: Kind, defaults: &Defaults) -> Result<MatchInfo> {
         let ann = meta.annotation(OVERLAY_MATCH);
         if let Some(a) = ann {
-            known_kwargs(a, &["by", "expects", "missing_ok", "when"])?;
+            known_kwargs(a, OVERLAY_MATCH_KEYWORDS)?;
         }
         if let (Kind::Doc, Some(a)) = (kind, ann) {
             if a.kwargs.is_empty() {

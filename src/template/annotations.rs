@@ -42,6 +42,53 @@ pub const OVERLAY_REPLACE_ANN: &str = "overlay/replace-ann";
 pub const OVERLAY_MERGE_ANNS: &str = "overlay/merge-anns";
 pub const OVERLAY_REMOVE_ANNS: &str = "overlay/remove-anns";
 
+/// The keyword arguments of `overlay/match` and `overlay/match-child-defaults` (any other
+/// is an error: a misspelt one would silently change what matches).
+pub const OVERLAY_MATCH_KEYWORDS: &[&str] = &["by", "expects", "missing_ok", "when"];
+pub const OVERLAY_MATCH_CHILD_DEFAULTS_KEYWORDS: &[&str] = &["expects", "missing_ok", "when"];
+
+/// Every annotation ytt reads, with the keyword arguments it takes (a rule annotation's
+/// named rules come from `validations::named`, beside the keywords listed here); what an
+/// editor offers after `#@`.
+pub const KNOWN: &[(&str, &[&str])] = &[
+    (YAML_TEXT_TEMPLATED_STRINGS, &[]),
+    (YAML_MAP_KEY_OVERRIDE, &[]),
+    (DATA_VALUES, &["after_library_module"]),
+    (DATA_VALUES_SCHEMA, &[]),
+    (LIBRARY_REF, &[]),
+    (SCHEMA_NULLABLE, &[]),
+    (SCHEMA_TYPE, &["any"]),
+    (SCHEMA_DEFAULT, &[]),
+    (SCHEMA_DESC, &[]),
+    (SCHEMA_TITLE, &[]),
+    (SCHEMA_EXAMPLES, &[]),
+    (SCHEMA_DEPRECATED, &[]),
+    (SCHEMA_VALIDATION, &["not_null", "when", "warn"]),
+    (SCHEMA_VALIDATION_DEFAULTS_FOR_STRINGS, &[]),
+    (ASSERT_VALIDATE, &["not_null", "when", "warn"]),
+    (OVERLAY_MATCH, &["by", "expects", "missing_ok", "when"]),
+    (
+        OVERLAY_MATCH_CHILD_DEFAULTS,
+        &["expects", "missing_ok", "when"],
+    ),
+    (OVERLAY_MERGE, &[]),
+    (OVERLAY_REMOVE, &[]),
+    (OVERLAY_REPLACE, &["via", "or_add"]),
+    (OVERLAY_INSERT, &["before", "after", "via"]),
+    (OVERLAY_APPEND, &[]),
+    (OVERLAY_ASSERT, &["via"]),
+    (OVERLAY_NOOP, &[]),
+    (OVERLAY_REPLACE_ANN, &[]),
+    (OVERLAY_MERGE_ANNS, &[]),
+    (OVERLAY_REMOVE_ANNS, &[]),
+    ("template/code", &[]),
+    ("template/value", &[]),
+    ("comment", &[]),
+];
+
+/// The annotations whose keyword arguments include the named rules.
+pub const TAKES_NAMED_RULES: &[&str] = &[SCHEMA_VALIDATION, ASSERT_VALIDATE];
+
 /// What one comment means.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CommentKind {

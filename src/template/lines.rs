@@ -17,8 +17,8 @@ use super::{instr, Line};
 
 /// What `assert` and `while` (reserved words in starlark-rust) are renamed to before
 /// lexing: names of the same length, so every offset stays valid.
-pub(super) const ASSERT_NAME: &str = "_asrt_";
-pub(super) const WHILE_NAME: &str = "_whl_";
+pub(crate) const ASSERT_NAME: &str = "_asrt_";
+pub(crate) const WHILE_NAME: &str = "_whl_";
 
 enum LexFailure {
     Block(BlockError),

@@ -15,6 +15,7 @@ use std::sync::Arc;
 use crate::yaml::{FileId, Node, Pos};
 
 pub use blocks::BlockError;
+pub(crate) use lines::{ASSERT_NAME, WHILE_NAME};
 pub use text::compile_text;
 pub use yaml::{compile_yaml, document_annotations, is_templated, needs_no_evaluation};
 

@@ -1,6 +1,7 @@
 //! The workspace: the library tree built from the input files, and running a library
 //! (templates → evaluation → output documents).
 
+mod check;
 mod compile;
 mod execution;
 pub mod facts;
@@ -22,6 +23,7 @@ use crate::schema::Sources;
 use crate::template::CompileOptions;
 use crate::yaml::parser::AliasBudget;
 use crate::yaml::{Doc, DocSet, FileNames, Meta, Node};
+pub use check::{check_files, CheckOptions};
 use execution::Settings;
 pub use facts::{Facts, FactsSink};
 use library_values::LibraryInputs;
