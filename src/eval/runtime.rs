@@ -58,6 +58,9 @@ pub struct Runtime {
     pub budget: Option<super::budget::MemoryBudget>,
     /// `print()` output and warnings.
     pub messages: Messages,
+    /// Where overlays note what each `@overlay/match` node matched, when a front end
+    /// asks.
+    pub overlay_log: Option<crate::overlay::MatchLog>,
     /// The warnings given once per run so far (`@ytt:math`'s, through `module_api`).
     warned: RefCell<Vec<String>>,
     /// Whether an `@assert/validate` annotation was made in this run: output documents

@@ -23,6 +23,7 @@ use crate::eval::budget::MemoryBudget;
 use crate::files::{accessible_order, marks, FileKind, InputFile, SourceFile, Unread};
 use crate::messages::Messages;
 use crate::modules::Modules;
+pub use crate::overlay::{Applied, Matched, Verdict};
 use crate::schema::export::{self, SchemaExport};
 pub use crate::workspace::facts::{Facts, FactsSink, Origin, Provenance, Seg};
 use crate::workspace::{self, RenderOptions};

@@ -443,3 +443,65 @@ fn no_facts_are_traced_unless_asked() {
     assert!(facts.is_none(), "a schema inspection computes no values");
     assert_eq!(stdout(run(req, Host::default()).unwrap()), "r: 2\n");
 }
+
+/// What each `@overlay/match` node matched, as `file:line (about)`, per application.
+fn matches_of(facts: &Facts) -> Vec<String> {
+    (facts.overlays.iter())
+        .map(|a| {
+            let matched: Vec<String> = (a.matched.iter())
+                .map(|m| match &m.about {
+                    Some(about) => format!("{} ({about})", m.at),
+                    None => m.at.to_string(),
+                })
+                .collect();
+            format!(
+                "{} expects {}: [{}] {:?}",
+                a.overlay,
+                a.expects,
+                matched.join(", "),
+                a.verdict
+            )
+        })
+        .collect()
+}
+
+const DEPLOYMENTS: &str = "kind: Deployment\nmetadata:\n  name: web\nspec:\n  containers:\n  - name: app\n  - name: side\n---\nkind: Deployment\nmetadata:\n  name: api\nspec:\n  containers:\n  - name: app\n---\nkind: Service\nname: web\n";
+
+#[test]
+fn facts_say_what_each_overlay_matched_each_time_it_was_applied() {
+    let overlay = "#@ load(\"@ytt:overlay\", \"overlay\")\n#@overlay/match by=overlay.subset({\"kind\": \"Deployment\"}), expects=\"1+\"\n---\nspec:\n  containers:\n  #@overlay/match by=overlay.map_key(\"name\")\n  - name: app\n#@overlay/match by=overlay.subset({\"kind\": \"Job\"}), missing_ok=True\n---\nspec: {}\n";
+    let code = "#@ load(\"@ytt:overlay\", \"overlay\")\n#@ def patch():\nlist:\n#@overlay/match by=\"name\"\n- name: b\n  v: 2\n#@ end\nout: #@ overlay.apply({\"list\": [{\"name\": \"a\"}, {\"name\": \"b\", \"v\": 1}]}, patch())\n";
+    let req = request(&[
+        ("d.yml", DEPLOYMENTS),
+        ("code.yml", code),
+        ("overlay.yml", overlay),
+    ]);
+    let (out, facts) = with_facts(req);
+    out.expect("renders");
+    assert_eq!(
+        matches_of(&facts.expect("facts")),
+        [
+            // from code: items made from dicts are nowhere in a file
+            "code.yml:5 expects 1: [(unknown) (b)] Applied",
+            "overlay.yml:3 expects 1+: [d.yml:1 (Deployment web), d.yml:8 (Deployment api)] Applied",
+            // once in each document matched
+            "overlay.yml:7 expects 1: [d.yml:6 (app)] Applied",
+            "overlay.yml:7 expects 1: [d.yml:14 (app)] Applied",
+            "overlay.yml:9 expects [0, 1]: [] Applied",
+        ]
+    );
+}
+
+#[test]
+fn facts_say_what_an_overlay_matched_when_its_expectation_failed() {
+    let overlay = "#@ load(\"@ytt:overlay\", \"overlay\")\n#@overlay/match by=overlay.subset({\"kind\": \"Service\"}), when=2\n---\nx: 1\n#@overlay/match by=overlay.subset({\"kind\": \"Deployment\"})\n---\ny: 1\n";
+    let (out, facts) = with_facts(request(&[("d.yml", DEPLOYMENTS), ("o.yml", overlay)]));
+    assert_eq!(out.unwrap_err().kind(), Kind::Overlay);
+    assert_eq!(
+        matches_of(&facts.expect("facts of a failed run")),
+        [
+            "o.yml:3 expects when 2: [d.yml:15 (Service web)] Skipped",
+            "o.yml:6 expects 1: [d.yml:1 (Deployment web), d.yml:8 (Deployment api)] Failed(\"Expected number of matched nodes to be 1, but was 2 (lines: d.yml:1, d.yml:8)\")",
+        ]
+    );
+}

@@ -29,7 +29,7 @@ use crate::eval::convert::{from_node_in_fragment, scalar_value, to_node};
 use crate::eval::fragment::{FragmentNode, YamlFragment};
 use crate::eval::runtime::{names_of, runtime_of, Runtime};
 use crate::eval::wording::message_text;
-use crate::overlay::{apply_docset, apply_node, Host, Matcher, OverlayError};
+use crate::overlay::{apply_docset, apply_node, Host, MatchLog, Matcher, OverlayError};
 use crate::typenames::starlark_go;
 use crate::yaml::{DocSet, FileNames, Node, ValueRef};
 
@@ -460,6 +460,10 @@ impl Host for EvalHost<'_, '_, '_, '_> {
 
     fn matcher(&mut self, r: ValueRef) -> anyhow::Result<Option<Matcher>> {
         Ok(native_matcher(self.resolve(r)?))
+    }
+
+    fn log(&self) -> Option<MatchLog> {
+        self.rt?.overlay_log.clone()
     }
 }
 

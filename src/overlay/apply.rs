@@ -10,6 +10,7 @@ use std::sync::Arc;
 use super::annotations::{Edits, Protected};
 use super::errors::{OverlayError, Result};
 use super::matching::{compare_subset, lines_suffix, parse_expects_str, Expects, Matcher};
+use super::record::{self, Applied, MatchLog, Matched, Verdict};
 use super::Host;
 use crate::template::annotations::{
     OVERLAY_APPEND, OVERLAY_ASSERT, OVERLAY_INSERT, OVERLAY_MATCH, OVERLAY_MATCH_CHILD_DEFAULTS,
@@ -256,14 +257,18 @@ struct Engine<'h, H: Host + ?Sized> {
     infos: HashMap<*const Meta, Rc<NodeInfo>>,
     /// Annotations the overlay may not edit.
     protected: Option<Protected>,
+    /// Where what each `@overlay/match` node matched is noted (a front end asked).
+    log: Option<MatchLog>,
 }
 
 impl<'h, H: Host + ?Sized> Engine<'h, H> {
     fn new(host: &'h mut H) -> Self {
+        let log = host.log();
         Engine {
             host,
             infos: HashMap::new(),
             protected: None,
+            log,
         }
     }
 }
@@ -487,6 +492,41 @@ impl<H: Host + ?Sized> Engine<'_, H> {
         }
     }
 
+    /// Checks the number of matches of the overlay node `right` (`matched`: the nodes
+    /// and their metadata), noting them when asked: Ok(true) to go on, Ok(false) to skip
+    /// the node (an unmet `when`).
+    fn expect_matches<'n>(
+        &mut self,
+        right: &Meta,
+        e: &Expectation,
+        matched: impl Iterator<Item = (&'n Node, &'n Meta)> + Clone,
+    ) -> Result<bool> {
+        let positions: Vec<&Pos> = matched.clone().map(|(_, m)| &m.pos).collect();
+        let go = self.expect(e, &positions);
+        if let Some(log) = &self.log {
+            if right.has_annotation(OVERLAY_MATCH) {
+                let names = self.host.names();
+                let verdict = match &go {
+                    Ok(true) => Verdict::Applied,
+                    Ok(false) => Verdict::Skipped,
+                    Err(err) => Verdict::Failed(err.inline()),
+                };
+                let when = if e.when { "when " } else { "" };
+                log.push(Applied {
+                    overlay: names.locate(&right.pos),
+                    matched: (matched.map(|(n, m)| Matched {
+                        at: names.locate(&m.pos),
+                        about: record::about(n),
+                    }))
+                    .collect(),
+                    expects: format!("{when}{}", record::written(&e.expects)),
+                    verdict,
+                });
+            }
+        }
+        go
+    }
+
     /// Checks the number of matches: Ok(true) to go on, Ok(false) to skip the node (an
     /// unmet `when`).
     fn expect(&mut self, e: &Expectation, positions: &[&Pos]) -> Result<bool> {
@@ -691,8 +731,10 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                 }
             }
         }
-        let positions: Vec<&Pos> = idxs.iter().map(|&i| &left.items[i].meta.pos).collect();
-        if !self.expect(&info.expectation, &positions)? {
+        let matched = idxs
+            .iter()
+            .map(|&i| (&left.items[i].value, &left.items[i].meta));
+        if !self.expect_matches(&ri.meta, &info.expectation, matched)? {
             return Ok(());
         }
         self.edit_items(&mut left.items, ri, idxs, &ni)
@@ -734,8 +776,10 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                 }
             }
         }
-        let positions: Vec<&Pos> = idxs.iter().map(|&i| &left.items[i].meta.pos).collect();
-        if !self.expect(&info.expectation, &positions)? {
+        let matched = idxs
+            .iter()
+            .map(|&i| (&left.items[i].value, &left.items[i].meta));
+        if !self.expect_matches(&ri.meta, &info.expectation, matched)? {
             return Ok(());
         }
         if op != Op::Insert {
@@ -879,11 +923,8 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                 global += 1;
             }
         }
-        let positions: Vec<&Pos> = idxs
-            .iter()
-            .map(|&(s, d)| &left[s].docs[d].meta.pos)
-            .collect();
-        if !self.expect(&info.expectation, &positions)? {
+        let matched = (idxs.iter()).map(|&(s, d)| (&left[s].docs[d].value, &left[s].docs[d].meta));
+        if !self.expect_matches(&rd.meta, &info.expectation, matched)? {
             return Ok(());
         }
         match op {

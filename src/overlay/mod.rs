@@ -15,6 +15,9 @@
 //! (`@overlay/replace-ann`, `@overlay/merge-anns`, `@overlay/remove-anns`, see
 //! [`annotations`]).
 //!
+//! What each `@overlay/match` node matched is noted when the host gives a [`MatchLog`]
+//! (see [`record`]).
+//!
 //! Errors carry the chain of overlay nodes they happened under; see [`OverlayError`] for
 //! the one-line (`overlay.apply`) and indented (post-processing) renderings.
 
@@ -24,6 +27,7 @@ pub mod annotations;
 mod apply;
 pub mod errors;
 pub mod matching;
+pub mod record;
 #[cfg(test)]
 mod tests;
 
@@ -32,6 +36,7 @@ pub use apply::{
 };
 pub use errors::{OverlayError, OverlayingError};
 pub use matching::Matcher;
+pub use record::{Applied, MatchLog, Matched, Verdict};
 
 /// What the engine needs from the evaluator: annotation arguments are Starlark values
 /// (numbers, strings, matcher functions, `via=` lambdas) that only the evaluator can read
@@ -60,4 +65,8 @@ pub trait Host {
     }
     /// The run's file names: messages name positions (`Document on line f.yml:3`).
     fn names(&self) -> &FileNames;
+    /// Where to note what each `@overlay/match` node matched, when a front end asks.
+    fn log(&self) -> Option<MatchLog> {
+        None
+    }
 }

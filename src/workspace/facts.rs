@@ -1,5 +1,6 @@
 //! What a front end may ask of a run besides its output (a language server does): the
-//! root library's data values as they end up, its schema, and what set each value.
+//! root library's data values as they end up, its schema, and what set each value; and
+//! what each `@overlay/match` node of the run matched (`overlay::record`).
 //!
 //! What set a value is found by the steps themselves, not guessed: the data values are
 //! built in precedence order (`library_values`), and every step leaves its own position
@@ -10,6 +11,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use crate::overlay::{Applied, MatchLog};
 use crate::schema::export::SchemaExport;
 use crate::yaml::{FileNames, Location, Node, Pos};
 
@@ -24,6 +26,10 @@ pub struct Facts {
     pub provenance: Provenance,
     /// The run's file names, for the positions in `values`.
     pub names: FileNames,
+    /// Each application of an `@overlay/match` node in the run (in every library: its
+    /// data values, `overlay.apply()` in code, its overlay documents), in order, until
+    /// the run ended or failed.
+    pub overlays: Vec<Applied>,
 }
 
 /// One step of a path into the data values.
@@ -73,18 +79,28 @@ impl Provenance {
 
 /// Where a run leaves its [`Facts`] when a front end asks for them: filled as soon as
 /// the root library's data values are final, so a run that fails afterwards (a rule
-/// rejects a value, a template fails) still leaves them.
+/// rejects a value, a template fails) still leaves them; the overlays' matches are noted
+/// as they are applied.
 #[derive(Clone, Debug, Default)]
-pub struct FactsSink(Arc<Mutex<Option<Facts>>>);
+pub struct FactsSink {
+    facts: Arc<Mutex<Option<Facts>>>,
+    pub(crate) overlays: MatchLog,
+}
 
 impl FactsSink {
-    /// The facts the run left, if it got that far.
+    /// The facts the run left, if it got that far, with the overlays' matches.
     pub fn take(&self) -> Option<Facts> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
+        let mut facts = self
+            .facts
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()?;
+        facts.overlays = self.overlays.take();
+        Some(facts)
     }
 
     pub(crate) fn put(&self, facts: Facts) {
-        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(facts);
+        *self.facts.lock().unwrap_or_else(|e| e.into_inner()) = Some(facts);
     }
 }
 

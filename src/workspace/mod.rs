@@ -183,6 +183,9 @@ fn run(mut opts: RenderOptions, files: Vec<InputFile>) -> anyhow::Result<Rendere
     rt.gc.held = opts.held_bytes;
     rt.gc.limit = opts.memory_budget.map(|b| b.limit);
     rt.budget = opts.memory_budget;
+    if let Some(sink) = opts.facts.as_ref().filter(|_| !opts.schema_inspect) {
+        rt.overlay_log = Some(sink.overlays.clone());
+    }
     let library = Arc::new(Library::root(&files));
     let settings = Settings {
         compile: CompileOptions {
@@ -214,6 +217,7 @@ fn run(mut opts: RenderOptions, files: Vec<InputFile>) -> anyhow::Result<Rendere
             schema: schema.ok(),
             provenance,
             names: opts.names.clone(),
+            overlays: Vec::new(),
         });
     }
     if opts.schema_inspect || opts.data_values_inspect {
