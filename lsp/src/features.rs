@@ -1,6 +1,7 @@
 //! What the server answers at a position, from every source at once: a data value's
 //! facts first (a key of a data-values or schema document, a `data.values` read in code),
-//! then what the file's text alone says. One place, which the server and the playground
+//! then what an `#@overlay/match` matched in the last render, then what the file's text
+//! alone says. One place, which the server and the playground
 //! both call: pure functions of a [`Context`].
 
 use std::collections::BTreeSet;
@@ -17,7 +18,7 @@ use ytt::yaml::Node;
 use crate::loading::Workspace;
 use crate::reads::{self, Read};
 use crate::values::{self, RunFacts};
-use crate::{actions, completion, declare, definition, hover, uri, value_documents};
+use crate::{actions, completion, declare, definition, hover, overlays, uri, value_documents};
 
 /// How long a value shown beside its read may be.
 const HINT_CHARS: usize = 40;
@@ -59,7 +60,25 @@ pub fn hover(cx: &Context, pos: Position) -> Option<Hover> {
             range: Some(read.range),
         });
     }
-    hover::hover(cx.ws.modules, cx.text, cx.path, pos)
+    let text = hover::hover(cx.ws.modules, cx.text, cx.path, pos);
+    let Some(matched) = overlays::hover(cx.runs, cx.path, cx.text, pos, cx.base) else {
+        return text;
+    };
+    // on the annotation's arguments, a function's documentation follows what it matched
+    let (markdown, range) = match text {
+        Some(Hover {
+            contents: HoverContents::Markup(doc),
+            range,
+        }) => (format!("{matched}\n\n---\n\n{}", doc.value), range),
+        _ => (matched, None),
+    };
+    Some(Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value: markdown,
+        }),
+        range,
+    })
 }
 
 /// `textDocument/completion`.
@@ -88,6 +107,9 @@ pub fn definition(cx: &Context, pos: Position) -> Option<GotoDefinitionResponse>
     if let Some(read) = read_at(cx, pos) {
         let found = values::definition(cx.runs, &segs(&read.path));
         return (!found.is_empty()).then_some(GotoDefinitionResponse::Array(found));
+    }
+    if let Some(found) = overlays::definition(cx.runs, cx.path, cx.text, pos) {
+        return Some(GotoDefinitionResponse::Array(found));
     }
     definition::definition(cx.ws, cx.text, cx.path, pos).map(GotoDefinitionResponse::Scalar)
 }

@@ -17,7 +17,9 @@
 //! - `publish`: findings as the protocol's diagnostics; `text`: positions; `uri`: paths;
 //! - `values`: what a run's facts say of a data value by its path (hover, completion,
 //!   definition); `value_documents`: the same at a position of a data-values or schema
-//!   document; `declare`: the action declaring an undeclared data value in the schema.
+//!   document; `declare`: the action declaring an undeclared data value in the schema;
+//!   `overlays`: what an `#@overlay/match` matched in the last render (hover,
+//!   definition).
 //!
 //! What a file's text says, read without a render (pure functions of the text, its path
 //! and a position, for the playground too): `source` (its code, annotations, comments,
@@ -45,6 +47,7 @@ mod host;
 mod hover;
 mod loading;
 mod names;
+mod overlays;
 mod project;
 mod publish;
 mod reads;

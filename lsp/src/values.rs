@@ -72,7 +72,7 @@ impl RunFacts {
     }
 
     /// Where an engine location is: the file and the range of its line's text.
-    fn locate(&self, l: &Location) -> Option<LspLocation> {
+    pub(crate) fn locate(&self, l: &Location) -> Option<LspLocation> {
         let (path, bytes) = self.files.get(l.file.as_deref()?)?;
         let range = text::engine_range(&String::from_utf8_lossy(bytes), l.line, None);
         Some(LspLocation::new(uri::from_path(path), range))
@@ -80,7 +80,7 @@ impl RunFacts {
 
     /// An engine location as shown: its file relative to `base` where it is under it,
     /// and its line.
-    fn shown(&self, l: &Location, base: &Path) -> String {
+    pub(crate) fn shown(&self, l: &Location, base: &Path) -> String {
         match l.file.as_deref().and_then(|f| self.files.get(f)) {
             Some((path, _)) => {
                 let path = path.strip_prefix(base).unwrap_or(path);
