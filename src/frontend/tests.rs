@@ -505,3 +505,29 @@ fn facts_say_what_an_overlay_matched_when_its_expectation_failed() {
         ]
     );
 }
+
+#[test]
+fn facts_say_what_a_library_s_overlays_matched() {
+    let root = "#@ load(\"@ytt:library\", \"library\")\n#@ load(\"@ytt:template\", \"template\")\n--- #@ template.replace(library.get(\"app\").eval())\n";
+    let overlay = "#@overlay/match by=lambda i, l, r: \"kind\" in l\n---\nmetadata:\n  #@overlay/match missing_ok=True\n  labels: {app: x}\n";
+    let req = request(&[
+        ("root.yml", root),
+        (
+            "_ytt_lib/app/d.yml",
+            "kind: ConfigMap\nmetadata:\n  name: c\n",
+        ),
+        ("_ytt_lib/app/o.yml", overlay),
+    ]);
+    let (out, facts) = with_facts(req);
+    assert_eq!(
+        stdout(out.expect("renders")),
+        "kind: ConfigMap\nmetadata:\n  name: c\n  labels:\n    app: x\n"
+    );
+    assert_eq!(
+        matches_of(&facts.expect("facts")),
+        [
+            "_ytt_lib/app/o.yml:2 expects 1: [_ytt_lib/app/d.yml:1 (ConfigMap c)] Applied",
+            "_ytt_lib/app/o.yml:5 expects [0, 1]: [] Applied",
+        ]
+    );
+}
