@@ -492,39 +492,42 @@ impl<H: Host + ?Sized> Engine<'_, H> {
         }
     }
 
-    /// Checks the number of matches of the overlay node `right` (`matched`: the nodes
-    /// and their metadata), noting them when asked: Ok(true) to go on, Ok(false) to skip
-    /// the node (an unmet `when`).
-    fn expect_matches<'n>(
-        &mut self,
+    /// Notes an application of `right` (`matched`: the nodes it matched, `go`: what
+    /// [`Self::expect`] said of them) when it is annotated `@overlay/match`; called only
+    /// when asked (`self.log`), out of the way of the engine's own work.
+    #[cold]
+    #[inline(never)]
+    fn note<'n>(
+        &self,
         right: &Meta,
         e: &Expectation,
-        matched: impl Iterator<Item = (&'n Node, &'n Meta)> + Clone,
-    ) -> Result<bool> {
-        let positions: Vec<&Pos> = matched.clone().map(|(_, m)| &m.pos).collect();
-        let go = self.expect(e, &positions);
-        if let Some(log) = &self.log {
-            if right.has_annotation(OVERLAY_MATCH) {
-                let names = self.host.names();
-                let verdict = match &go {
-                    Ok(true) => Verdict::Applied,
-                    Ok(false) => Verdict::Skipped,
-                    Err(err) => Verdict::Failed(err.inline()),
-                };
-                let when = if e.when { "when " } else { "" };
-                log.push(Applied {
-                    overlay: names.locate(&right.pos),
-                    matched: (matched.map(|(n, m)| Matched {
-                        at: names.locate(&m.pos),
-                        about: record::about(n),
-                    }))
-                    .collect(),
-                    expects: format!("{when}{}", record::written(&e.expects)),
-                    verdict,
-                });
-            }
-        }
-        go
+        matched: impl Iterator<Item = (&'n Node, &'n Meta)>,
+        go: &Result<bool>,
+    ) {
+        let Some(log) = self
+            .log
+            .as_ref()
+            .filter(|_| right.has_annotation(OVERLAY_MATCH))
+        else {
+            return;
+        };
+        let names = self.host.names();
+        let verdict = match go {
+            Ok(true) => Verdict::Applied,
+            Ok(false) => Verdict::Skipped,
+            Err(err) => Verdict::Failed(err.inline()),
+        };
+        let when = if e.when { "when " } else { "" };
+        log.push(Applied {
+            overlay: names.locate(&right.pos),
+            matched: (matched.map(|(n, m)| Matched {
+                at: names.locate(&m.pos),
+                about: record::about(n),
+            }))
+            .collect(),
+            expects: format!("{when}{}", record::written(&e.expects)),
+            verdict,
+        });
     }
 
     /// Checks the number of matches: Ok(true) to go on, Ok(false) to skip the node (an
@@ -731,10 +734,13 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                 }
             }
         }
-        let matched = idxs
-            .iter()
-            .map(|&i| (&left.items[i].value, &left.items[i].meta));
-        if !self.expect_matches(&ri.meta, &info.expectation, matched)? {
+        let positions: Vec<&Pos> = idxs.iter().map(|&i| &left.items[i].meta.pos).collect();
+        let go = self.expect(&info.expectation, &positions);
+        if self.log.is_some() {
+            let matched = (idxs.iter()).map(|&i| (&left.items[i].value, &left.items[i].meta));
+            self.note(&ri.meta, &info.expectation, matched, &go);
+        }
+        if !go? {
             return Ok(());
         }
         self.edit_items(&mut left.items, ri, idxs, &ni)
@@ -776,10 +782,13 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                 }
             }
         }
-        let matched = idxs
-            .iter()
-            .map(|&i| (&left.items[i].value, &left.items[i].meta));
-        if !self.expect_matches(&ri.meta, &info.expectation, matched)? {
+        let positions: Vec<&Pos> = idxs.iter().map(|&i| &left.items[i].meta.pos).collect();
+        let go = self.expect(&info.expectation, &positions);
+        if self.log.is_some() {
+            let matched = (idxs.iter()).map(|&i| (&left.items[i].value, &left.items[i].meta));
+            self.note(&ri.meta, &info.expectation, matched, &go);
+        }
+        if !go? {
             return Ok(());
         }
         if op != Op::Insert {
@@ -923,8 +932,17 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                 global += 1;
             }
         }
-        let matched = (idxs.iter()).map(|&(s, d)| (&left[s].docs[d].value, &left[s].docs[d].meta));
-        if !self.expect_matches(&rd.meta, &info.expectation, matched)? {
+        let positions: Vec<&Pos> = idxs
+            .iter()
+            .map(|&(s, d)| &left[s].docs[d].meta.pos)
+            .collect();
+        let go = self.expect(&info.expectation, &positions);
+        if self.log.is_some() {
+            let matched =
+                (idxs.iter()).map(|&(s, d)| (&left[s].docs[d].value, &left[s].docs[d].meta));
+            self.note(&rd.meta, &info.expectation, matched, &go);
+        }
+        if !go? {
             return Ok(());
         }
         match op {
