@@ -41,6 +41,20 @@ pub struct RunFacts {
 }
 
 impl RunFacts {
+    /// The facts of a run that read `files` (by the names the run knows them, with their
+    /// bytes) from under `root`, without `--data-values-file` files: the playground's.
+    pub fn new(run: &str, facts: Facts, root: &Path, files: &[(String, Arc<[u8]>)]) -> RunFacts {
+        RunFacts {
+            run: run.to_owned(),
+            facts: Arc::new(facts),
+            stale: false,
+            files: (files.iter())
+                .map(|(name, bytes)| (name.clone(), (root.join(name), bytes.clone())))
+                .collect(),
+            values_files: BTreeSet::new(),
+        }
+    }
+
     /// The final value at `path`.
     pub fn value(&self, path: &[Seg]) -> Option<&Node> {
         let mut n = &self.facts.values;
