@@ -1,8 +1,9 @@
-// The engine's thread: renders requests with the WebAssembly module the page compiled.
+// The engine's thread: renders requests with the WebAssembly module the page compiled,
+// and answers the editor's hover and completion from the last render.
 // The page terminates this worker when a render runs too long; a render that traps (a
 // panic, the memory budget, the stack) is reported and the page starts a fresh worker.
 
-import init, { render, stopped } from "./pkg/ytt_playground.js";
+import init, { complete, hover, render, stopped } from "./pkg/ytt_playground.js";
 
 let ready = null;
 
@@ -15,6 +16,16 @@ self.onmessage = async ({ data }) => {
     return;
   }
   await ready;
+  if (data.query) {
+    let answer = null;
+    try {
+      answer = JSON.parse((data.query === "hover" ? hover : complete)(JSON.stringify(data.at)));
+    } catch {
+      // no answer: the next render's instance answers the next question
+    }
+    self.postMessage({ queryId: data.queryId, answer });
+    return;
+  }
   const start = performance.now();
   try {
     const response = JSON.parse(render(JSON.stringify(data.request)));
