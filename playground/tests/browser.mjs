@@ -9,7 +9,9 @@ import http from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, extname, join } from "node:path";
 import { chromium } from "playwright-core";
+import { offsetOf, positionOf } from "../site/assist.js";
 import { cliArgs } from "../site/flags.js";
+import { markdownToHtml } from "../site/markdown.js";
 
 const [site, ytt] = process.argv.slice(2);
 const shotsAt = process.argv.indexOf("--screenshots");
@@ -356,6 +358,16 @@ shown = await pageState(page);
 check(shown.state === "failed" && /expression is nested too deeply \(more than 512 levels\)/.test(shown.problem), "one level more is an error on its line, not a trap", JSON.stringify(shown).slice(0, 300));
 
 // 9. hover and completion: the language server's own answers, in the editor
+// the hover's markdown, as HTML: blocks, inline markup, and nothing unescaped
+const md = markdownToHtml("`a<b>`: *map*\n\n```yaml\nx: <i>&\n```\nset by:\n1. **one** `f.yml:2`\n2. two\n\n- <script>\n---\nend's");
+check(
+  md === '<p><code>a&lt;b&gt;</code>: <em>map</em></p>\n<pre><code class="language-yaml">x: &lt;i&gt;&amp;</code></pre>\n<p>set by:</p>\n<ol><li><strong>one</strong> <code>f.yml:2</code></li><li>two</li></ol>\n<ul><li>&lt;script&gt;</li></ul>\n<hr>\n<p>end&#39;s</p>',
+  "the hover's markdown is rendered, and escaped",
+  md,
+);
+// the protocol's positions: UTF-16 columns, as a textarea's offsets
+const utf = "a: 1\nb: 😀x\n";
+check(JSON.stringify(positionOf(utf, utf.indexOf("x"))) === '{"line":1,"character":5}' && offsetOf(utf, { line: 1, character: 5 }) === utf.indexOf("x") && offsetOf(utf, { line: 0, character: 99 }) === 4, "positions are the protocol's (UTF-16 columns)");
 await selectExample(page, "web-app");
 await openFile(page, "config/app.yml");
 const assisted = examples.find((e) => e.name === "web-app");
