@@ -262,8 +262,11 @@ export function attach({ ta, ask, path, metrics }) {
     hideTip();
     const before = ta.value.slice(0, ta.selectionStart);
     // what opens the list as it is typed: a member's `.`, an annotation's `#@`, a load's path
-    if (e.inputType === "insertText" && /(?:[\w)\]]\.|#@|load\(\s*")$/.test(before)) openList();
-    else if (comp) filter();
+    if (e.inputType === "insertText" && /(?:[\w)\]]\.|#@|load\(\s*")$/.test(before)) {
+      // the list of what was before the `.` goes at once
+      closeList();
+      openList();
+    } else if (comp) filter();
   });
   ta.addEventListener("blur", closeList);
   ta.addEventListener("mousedown", closeList);
