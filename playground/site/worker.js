@@ -21,7 +21,8 @@ self.onmessage = async ({ data }) => {
     try {
       answer = JSON.parse((data.query === "hover" ? hover : complete)(JSON.stringify(data.at)));
     } catch {
-      // no answer: the next render's instance answers the next question
+      // no answer (a trap here leaves the instance to the next render, which replaces
+      // the worker if it is unusable)
     }
     self.postMessage({ queryId: data.queryId, answer });
     return;
