@@ -103,6 +103,15 @@ function onResult({ data }) {
   if (data.queryId) {
     queries.get(data.queryId)?.(data.answer);
     queries.delete(data.queryId);
+    if (data.broken) {
+      // a question trapped the instance: a fresh worker renders again (for the next one)
+      clearTimeout(timer);
+      inflight = null;
+      pending = false;
+      worker.terminate();
+      startWorker();
+      send();
+    }
     return;
   }
   if (!inflight || data.id !== inflight.id) return;

@@ -18,13 +18,14 @@ self.onmessage = async ({ data }) => {
   await ready;
   if (data.query) {
     let answer = null;
+    let broken = false;
     try {
       answer = JSON.parse((data.query === "hover" ? hover : complete)(JSON.stringify(data.at)));
-    } catch {
-      // no answer (a trap here leaves the instance to the next render, which replaces
-      // the worker if it is unusable)
+    } catch (err) {
+      // a trap leaves the instance unusable: the page starts a fresh worker
+      broken = err instanceof WebAssembly.RuntimeError;
     }
-    self.postMessage({ queryId: data.queryId, answer });
+    self.postMessage({ queryId: data.queryId, answer, broken });
     return;
   }
   const start = performance.now();
