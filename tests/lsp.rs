@@ -686,6 +686,20 @@ fn neovim() {
     assert_eq!(rule["line"], 4, "{got:#}");
     // formatted through the server: `ytt fmt`'s layout
     assert_eq!(got["formatted"], json!("name: shop"), "{got:#}");
+    // hover on a data value's key: its final value and what set it, in order
+    let hover = got["hover"].as_str().unwrap_or_default();
+    assert!(hover.starts_with("`replicas`: integer"), "{got:#}");
+    assert!(
+        hover.contains("1. schema default, `config/schema.yml:"),
+        "{got:#}"
+    );
+    // (on line 5, or 6 once the formatted text is analysed)
+    assert!(
+        hover.contains("data values, `values/production.yml:"),
+        "{got:#}"
+    );
+    // completion of a key: the schema's top-level keys the file does not set
+    assert_eq!(got["completion"], json!(["port"]), "{got:#}");
 }
 
 /// Neovim 0.7's built-in client, driven from Lua; writes what the editor received to
@@ -735,6 +749,30 @@ local ok, err = pcall(function()
   vim.lsp.buf.formatting_sync(nil, 30000)
   for _, line in ipairs(vim.api.nvim_buf_get_lines(0, 0, -1, false)) do
     if line:match("^name:") then result.formatted = line end
+  end
+  local uri = vim.uri_from_bufnr(0)
+  -- hover on `replicas` (where the formatting left it): its final value, what set it
+  local at = 0
+  for i, line in ipairs(vim.api.nvim_buf_get_lines(0, 0, -1, false)) do
+    if line:match("^replicas:") then at = i - 1 end
+  end
+  local hovers = vim.lsp.buf_request_sync(0, "textDocument/hover", {
+    textDocument = { uri = uri }, position = { line = at, character = 1 },
+  }, 30000)
+  for _, r in pairs(hovers or {}) do
+    if r.result then result.hover = r.result.contents.value end
+  end
+  -- completion on a new last line: the schema's keys the file does not set yet
+  local last = vim.api.nvim_buf_line_count(0)
+  vim.api.nvim_buf_set_lines(0, last, last, false, { "" })
+  local completions = vim.lsp.buf_request_sync(0, "textDocument/completion", {
+    textDocument = { uri = uri }, position = { line = last, character = 0 },
+  }, 30000)
+  result.completion = {}
+  for _, r in pairs(completions or {}) do
+    for _, item in ipairs(r.result and (r.result.items or r.result) or {}) do
+      table.insert(result.completion, item.label)
+    end
   end
   vim.lsp.stop_client(client)
 end)
