@@ -30,13 +30,19 @@ pub fn with_workspace<R>(
             .or_else(|| path.parent().map(Path::to_path_buf))
             .unwrap_or_default()
     });
-    let mut files = Vec::new();
-    list(&root, &mut files);
-    for p in docs.paths() {
-        if p.starts_with(&root) && !files.contains(p) {
-            files.push(p.clone());
-        }
-    }
+    let listed = std::cell::OnceCell::new();
+    let files = || -> &[PathBuf] {
+        listed.get_or_init(|| {
+            let mut files = Vec::new();
+            list(&root, &mut files);
+            for p in docs.paths() {
+                if p.starts_with(&root) && !files.contains(p) {
+                    files.push(p.clone());
+                }
+            }
+            files
+        })
+    };
     let read = |p: &Path| match docs.get(p) {
         Some(d) => Some(d.text.to_string()),
         None => std::fs::read_to_string(p).ok(),

@@ -115,7 +115,7 @@ mod typing_tests {
         let modules = ytt_stdlib::modules();
         let ws = Workspace {
             root: Path::new("/w"),
-            files: &files,
+            files: &|| &files,
             read: &read,
             modules: &modules,
         };

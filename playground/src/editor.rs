@@ -87,7 +87,7 @@ fn at<R>(last: &LastRun, q: &Query, feature: impl FnOnce(&Context, Position) -> 
     let modules = ytt_stdlib::modules();
     let ws = Workspace {
         root,
-        files: &files,
+        files: &|| &files,
         read: &read,
         modules: &modules,
     };
