@@ -258,7 +258,7 @@ fn module_paths(ws: &Workspace, path: &Path, typed: &str, edit: Range) -> Vec<Co
 
 /// The loadable files under `dir` (not in a `_ytt_lib` below it), relative to it.
 fn files_under(ws: &Workspace, dir: &Path, except: Option<&Path>) -> Vec<String> {
-    let mut out: Vec<String> = (ws.files.iter())
+    let mut out: Vec<String> = ((ws.files)().iter())
         .filter(|f| Some(f.as_path()) != except && loading::loadable(f))
         .filter_map(|f| f.strip_prefix(dir).ok().map(PathBuf::from))
         .filter(|rel| !rel.components().any(|c| c.as_os_str() == "_ytt_lib"))
@@ -338,7 +338,7 @@ mod tests {
         let modules = ytt_stdlib::modules();
         let ws = Workspace {
             root: Path::new("/w"),
-            files: &files,
+            files: &|| &files,
             read: &read,
             modules: &modules,
         };

@@ -94,7 +94,7 @@ mod tests {
         let modules = ytt::Modules::default();
         let ws = Workspace {
             root: Path::new("/w"),
-            files: &files,
+            files: &|| &files,
             read: &read,
             modules: &modules,
         };

@@ -11,28 +11,38 @@ use crate::loading::Workspace;
 /// How many files a listing holds at most (a folder with more is listed in part).
 const MAX_FILES: usize = 20_000;
 
-/// Calls `f` with the workspace `path` is in: the workspace folder holding it (or its
-/// directory), its files, and the texts of `docs` over the disk's.
+/// Calls `f` with the workspace `path` is in: its root library's directory (`root`, when
+/// a run that reads it says where that is; else the workspace folder holding it, or its
+/// directory), the files under it, and the texts of `docs` over the disk's.
 pub fn with_workspace<R>(
     folders: &[PathBuf],
     docs: &Documents,
     modules: &Modules,
     path: &Path,
+    root: Option<PathBuf>,
     f: impl FnOnce(&Workspace) -> R,
 ) -> R {
-    let root = (folders.iter())
-        .filter(|d| path.starts_with(d))
-        .max_by_key(|d| d.components().count())
-        .cloned()
-        .or_else(|| path.parent().map(Path::to_path_buf))
-        .unwrap_or_default();
-    let mut files = Vec::new();
-    list(&root, &mut files);
-    for p in docs.paths() {
-        if p.starts_with(&root) && !files.contains(p) {
-            files.push(p.clone());
-        }
-    }
+    let root = root.unwrap_or_else(|| {
+        (folders.iter())
+            .filter(|d| path.starts_with(d))
+            .max_by_key(|d| d.components().count())
+            .cloned()
+            .or_else(|| path.parent().map(Path::to_path_buf))
+            .unwrap_or_default()
+    });
+    let listed = std::cell::OnceCell::new();
+    let files = || -> &[PathBuf] {
+        listed.get_or_init(|| {
+            let mut files = Vec::new();
+            list(&root, &mut files);
+            for p in docs.paths() {
+                if p.starts_with(&root) && !files.contains(p) {
+                    files.push(p.clone());
+                }
+            }
+            files
+        })
+    };
     let read = |p: &Path| match docs.get(p) {
         Some(d) => Some(d.text.to_string()),
         None => std::fs::read_to_string(p).ok(),

@@ -24,7 +24,7 @@ use crate::{actions, completion, declare, definition, hover, overlays, uri, valu
 const HINT_CHARS: usize = 40;
 
 /// A request's file and what is known around it.
-pub struct Context<'a> {
+pub struct Context<'a, 'w> {
     pub text: &'a str,
     pub path: &'a Path,
     /// The data values of the runs the file belongs to (those that got that far).
@@ -32,7 +32,7 @@ pub struct Context<'a> {
     /// Where a hover's file names start from.
     pub base: &'a Path,
     /// The files a `load()` reaches, and the `@ytt:` modules.
-    pub ws: &'a Workspace<'a>,
+    pub ws: &'a Workspace<'w>,
 }
 
 /// The keys of a read as a data value's path.

@@ -30,7 +30,8 @@
 //! `reference`, the functions' short docs), `definition`, `actions` (quick fixes).
 //!
 //! The command line gives its own reading of flags and files, and its allocator's
-//! budget, as a [`Host`].
+//! budget, as a [`Host`]. The playground calls [`features`] itself, over a run's
+//! [`RunFacts`] and its files in memory (a [`Workspace`]).
 
 mod actions;
 mod analysis;
@@ -39,7 +40,7 @@ mod declare;
 mod definition;
 mod disk;
 mod documents;
-mod features;
+pub mod features;
 mod findings;
 mod folding;
 mod highlight;
@@ -63,8 +64,10 @@ mod values;
 mod worker;
 
 pub use host::{FileFlag, Found, Host, Invocation, Memory, Symlinks};
+pub use loading::Workspace;
 pub use project::PROJECT_FILE;
 pub use reads::{data_value_partial_at, data_value_read_at, data_value_reads, Partial, Read};
+pub use values::RunFacts;
 
 use std::sync::Arc;
 
@@ -115,7 +118,7 @@ mod typing_tests {
         let modules = ytt_stdlib::modules();
         let ws = Workspace {
             root: Path::new("/w"),
-            files: &files,
+            files: &|| &files,
             read: &read,
             modules: &modules,
         };

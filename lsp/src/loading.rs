@@ -17,8 +17,9 @@ use crate::source::Source;
 pub struct Workspace<'a> {
     /// The root library's directory (the workspace folder).
     pub root: &'a Path,
-    /// Every file under it.
-    pub files: &'a [PathBuf],
+    /// Every file under it, listed when a feature first needs them (a hover on a data
+    /// value does not: a large folder costs nothing there).
+    pub files: &'a dyn Fn() -> &'a [PathBuf],
     /// A file's text (an open document's unsaved text first).
     pub read: &'a dyn Fn(&Path) -> Option<String>,
     /// The `@ytt:` modules the runs register.
@@ -92,7 +93,7 @@ pub fn resolve(ws: &Workspace, from: &Path, module: &str) -> Option<PathBuf> {
     } else {
         vec![normal(&from.parent()?.join(module))]
     };
-    candidates.into_iter().find(|c| ws.files.contains(c))
+    candidates.into_iter().find(|c| (ws.files)().contains(c))
 }
 
 /// Can a load name this file (a template or a Starlark file, by the engine's rule)?
@@ -107,7 +108,7 @@ pub fn loadable(path: &Path) -> bool {
 pub fn libraries(ws: &Workspace, from: &Path) -> Vec<(String, PathBuf)> {
     let mut out: Vec<(String, PathBuf)> = Vec::new();
     for dir in library_dirs(ws, from) {
-        for f in ws.files.iter().filter(|f| f.starts_with(&dir)) {
+        for f in (ws.files)().iter().filter(|f| f.starts_with(&dir)) {
             let Ok(rest) = f.strip_prefix(&dir) else {
                 continue;
             };
@@ -165,7 +166,7 @@ mod tests {
     use super::*;
 
     fn ws<'a>(
-        files: &'a [PathBuf],
+        files: &'a dyn Fn() -> &'a [PathBuf],
         read: &'a dyn Fn(&Path) -> Option<String>,
         modules: &'a Modules,
     ) -> Workspace<'a> {
@@ -190,7 +191,8 @@ mod tests {
         .collect();
         let read = |_: &Path| None;
         let m = Modules::default();
-        let ws = ws(&files, &read, &m);
+        let listed = || files.as_slice();
+        let ws = ws(&listed, &read, &m);
         let from = Path::new("/w/a.yml");
         assert_eq!(
             resolve(&ws, from, "lib/h.star"),
@@ -223,7 +225,8 @@ mod tests {
         let files = vec![PathBuf::from("/w/h.star")];
         let read = |_: &Path| Some("a = 1\n_b = 2\ndef f():\n  c = 3\nend\n".to_owned());
         let m = Modules::default();
-        let ws = ws(&files, &read, &m);
+        let listed = || files.as_slice();
+        let ws = ws(&listed, &read, &m);
         assert_eq!(exports(&ws, Path::new("/w/x.yml"), "h.star"), ["a", "f"]);
     }
 }

@@ -690,7 +690,9 @@ impl Server {
             let facts = self.facts_for(path);
             let runs: Vec<&RunFacts> = facts.iter().map(|r| &**r).collect();
             let base = self.base_of(path);
-            disk::with_workspace(&self.folders, &self.docs, &self.modules, path, |ws| {
+            // a `/` path of a `load()` starts at the root library's directory
+            let root = runs.iter().find_map(|r| r.root_of(path));
+            disk::with_workspace(&self.folders, &self.docs, &self.modules, path, root, |ws| {
                 let cx = Context {
                     text,
                     path,

@@ -41,6 +41,32 @@ pub struct RunFacts {
 }
 
 impl RunFacts {
+    /// The facts of a run that read `files` (by the names the run knows them, with their
+    /// bytes) from under `root`, without `--data-values-file` files: the playground's.
+    pub fn new(run: &str, facts: Facts, root: &Path, files: &[(String, Arc<[u8]>)]) -> RunFacts {
+        RunFacts {
+            run: run.to_owned(),
+            facts: Arc::new(facts),
+            stale: false,
+            files: (files.iter())
+                .map(|(name, bytes)| (name.clone(), (root.join(name), bytes.clone())))
+                .collect(),
+            values_files: BTreeSet::new(),
+        }
+    }
+
+    /// The directory of the run's root library, from where it found `file` (the file
+    /// goes by its path from there: `overlays/a.yml` at `/w/config/overlays/a.yml` is
+    /// `/w/config`'s). None when the run did not read it.
+    pub fn root_of(&self, file: &Path) -> Option<PathBuf> {
+        let (name, _) = self.files.iter().find(|(_, (p, _))| p == file)?;
+        let mut root = file.to_path_buf();
+        for _ in Path::new(name).components() {
+            root.pop();
+        }
+        (root.join(name) == file).then_some(root)
+    }
+
     /// The final value at `path`.
     pub fn value(&self, path: &[Seg]) -> Option<&Node> {
         let mut n = &self.facts.values;
@@ -358,6 +384,16 @@ pub(crate) mod tests {
                 .collect(),
             values_files: BTreeSet::new(),
         }
+    }
+
+    #[test]
+    fn a_runs_root_is_where_its_files_are_named_from() {
+        let run = facts_of(&[("sub/a.yml", "a: 1\n"), ("b.yml", "b: 1\n")], &[]);
+        let root = Some(PathBuf::from("/w"));
+        assert_eq!(run.root_of(Path::new("/w/sub/a.yml")), root);
+        assert_eq!(run.root_of(Path::new("/w/b.yml")), root);
+        // a file the run did not read
+        assert_eq!(run.root_of(Path::new("/w/c.yml")), None);
     }
 
     pub const SCHEMA: &str = "#@data/values-schema

@@ -2,6 +2,7 @@
 // The engine runs in a Web Worker (worker.js); this thread stays responsive and stops a
 // render that runs too long.
 
+import { attach } from "./assist.js";
 import { cliArgs, lines, shellWords } from "./flags.js";
 
 /** A render running longer than this is stopped (a loop that does not end). */
@@ -42,13 +43,28 @@ let seq = 0;
 let inflight = null; // {id}
 let pending = false;
 let timer = null;
+let queries = new Map(); // the editor's questions to the worker: id -> their answer's resolve
+let querySeq = 0;
+let resetAssist = () => {};
 
 /** A fresh worker; it starts loading while the engine compiles, and gets the compiled
  * engine as soon as there is one. */
 function startWorker() {
+  // a replaced worker answers no more questions
+  for (const answer of queries.values()) answer(null);
+  queries = new Map();
   worker = new Worker("worker.js", { type: "module" });
   worker.onmessage = onResult;
   if (wasmModule) worker.postMessage({ module: wasmModule });
+}
+
+/** The worker's answer to the editor's question (`hover` or `complete` at `at`), or null. */
+function ask(query, at) {
+  return new Promise((answer) => {
+    const queryId = ++querySeq;
+    queries.set(queryId, answer);
+    worker.postMessage({ query, queryId, at });
+  });
 }
 
 function requestRender() {
@@ -82,6 +98,20 @@ function send() {
 function onResult({ data }) {
   if (data.ready) {
     window.playground.workerReady ??= data.ready - performance.timeOrigin;
+    return;
+  }
+  if (data.queryId) {
+    queries.get(data.queryId)?.(data.answer);
+    queries.delete(data.queryId);
+    if (data.broken) {
+      // a question trapped the instance: a fresh worker renders again (for the next one)
+      clearTimeout(timer);
+      inflight = null;
+      pending = false;
+      worker.terminate();
+      startWorker();
+      send();
+    }
     return;
   }
   if (!inflight || data.id !== inflight.id) return;
@@ -178,6 +208,7 @@ function openFile(path, focus = null) {
   state.active = path;
   state.focus = focus;
   const ta = $("text");
+  resetAssist();
   ta.value = file(path).text;
   $("file-name").textContent = path;
   renderFileList();
@@ -258,6 +289,8 @@ function onType() {
 }
 
 function onKey(e) {
+  // a key the completion list took
+  if (e.defaultPrevented) return;
   // Tab indents instead of leaving the editor
   if (e.key === "Tab" && !e.shiftKey && !e.ctrlKey && !e.metaKey) {
     e.preventDefault();
@@ -591,6 +624,12 @@ async function main() {
   }
   select.onchange = () => select.value && loadExample(select.value);
 
+  resetAssist = attach({
+    ta: $("text"),
+    ask,
+    path: () => state.active,
+    metrics: () => ({ line: LINE_PX, pad: PAD_PX, char: charWidth() }),
+  });
   $("text").addEventListener("input", onType);
   $("text").addEventListener("keydown", onKey);
   $("add-file").onclick = addFile;

@@ -1,8 +1,9 @@
-// The engine's thread: renders requests with the WebAssembly module the page compiled.
+// The engine's thread: renders requests with the WebAssembly module the page compiled,
+// and answers the editor's hover and completion from the last render.
 // The page terminates this worker when a render runs too long; a render that traps (a
 // panic, the memory budget, the stack) is reported and the page starts a fresh worker.
 
-import init, { render, stopped } from "./pkg/ytt_playground.js";
+import init, { complete, hover, render, stopped } from "./pkg/ytt_playground.js";
 
 let ready = null;
 
@@ -15,6 +16,18 @@ self.onmessage = async ({ data }) => {
     return;
   }
   await ready;
+  if (data.query) {
+    let answer = null;
+    let broken = false;
+    try {
+      answer = JSON.parse((data.query === "hover" ? hover : complete)(JSON.stringify(data.at)));
+    } catch (err) {
+      // a trap leaves the instance unusable: the page starts a fresh worker
+      broken = err instanceof WebAssembly.RuntimeError;
+    }
+    self.postMessage({ queryId: data.queryId, answer, broken });
+    return;
+  }
   const start = performance.now();
   try {
     const response = JSON.parse(render(JSON.stringify(data.request)));

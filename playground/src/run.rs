@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 use ytt::files::SourceFile;
-use ytt::frontend::{self, DataValueFlags, Format, Host, Mode, SchemaFormat};
+use ytt::frontend::{self, DataValueFlags, FactsSink, Format, Host, Mode, SchemaFormat};
 use ytt::{Diagnostic, Messages};
 
 /// What the page asks for.
@@ -75,6 +75,16 @@ pub struct TextFile {
 /// Renders `req` with the standard library; `held_bytes` counts the bytes the page's
 /// allocator holds, for the loop collector.
 pub fn run(req: Request, held_bytes: Option<fn() -> usize>) -> Response {
+    run_with_facts(req, held_bytes, None)
+}
+
+/// [`run`], leaving what the run found of its data values in `facts` (for hover and
+/// completion, `editor`).
+pub fn run_with_facts(
+    req: Request,
+    held_bytes: Option<fn() -> usize>,
+    facts: Option<FactsSink>,
+) -> Response {
     let stderr = Arc::new(Mutex::new(Vec::<u8>::new()));
     let sink = stderr.clone();
     let host = Host {
@@ -85,6 +95,7 @@ pub fn run(req: Request, held_bytes: Option<fn() -> usize>) -> Response {
         }),
         modules: ytt_stdlib::modules(),
         held_bytes,
+        facts,
         ..Host::default()
     };
     let result = frontend::run(request(req), host).and_then(|output| {

@@ -9,7 +9,9 @@ import http from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, extname, join } from "node:path";
 import { chromium } from "playwright-core";
+import { offsetOf, positionOf } from "../site/assist.js";
 import { cliArgs } from "../site/flags.js";
+import { markdownToHtml } from "../site/markdown.js";
 
 const [site, ytt] = process.argv.slice(2);
 const shotsAt = process.argv.indexOf("--screenshots");
@@ -354,6 +356,108 @@ for (const [what, text] of nested) {
 await setText(page, deep(513));
 shown = await pageState(page);
 check(shown.state === "failed" && /expression is nested too deeply \(more than 512 levels\)/.test(shown.problem), "one level more is an error on its line, not a trap", JSON.stringify(shown).slice(0, 300));
+
+// 9. hover and completion: the language server's own answers, in the editor
+// the hover's markdown, as HTML: blocks, inline markup, and nothing unescaped
+const md = markdownToHtml("`a<b>`: *map*\n\n```yaml\nx: <i>&\n```\nset by:\n1. **one** `f.yml:2`\n2. two\n\n- <script>\n---\nend's");
+check(
+  md === '<p><code>a&lt;b&gt;</code>: <em>map</em></p>\n<pre><code class="language-yaml">x: &lt;i&gt;&amp;</code></pre>\n<p>set by:</p>\n<ol><li><strong>one</strong> <code>f.yml:2</code></li><li>two</li></ol>\n<ul><li>&lt;script&gt;</li></ul>\n<hr>\n<p>end&#39;s</p>',
+  "the hover's markdown is rendered, and escaped",
+  md,
+);
+// the protocol's positions: UTF-16 columns, as a textarea's offsets
+const utf = "a: 1\nb: 😀x\n";
+check(JSON.stringify(positionOf(utf, utf.indexOf("x"))) === '{"line":1,"character":5}' && offsetOf(utf, { line: 1, character: 5 }) === utf.indexOf("x") && offsetOf(utf, { line: 0, character: 99 }) === 4, "positions are the protocol's (UTF-16 columns)");
+await selectExample(page, "web-app");
+await openFile(page, "config/app.yml");
+const assisted = examples.find((e) => e.name === "web-app");
+const lineOf = (path, prefix) => assisted.files.find((f) => f.path === path).text.split("\n").findIndex((l) => l.startsWith(prefix)) + 1;
+const inspected = cli(assisted.files, { inspect: "data-values" }).stdout.toString();
+const listed = () => page.evaluate(() => {
+  const list = document.getElementById("completions");
+  return list.hidden ? null : [...list.querySelectorAll("[role=option]")].map((o) => o.querySelector(".label").textContent);
+});
+const textLine = async (l) => (await page.inputValue("#text")).split("\n")[l - 1];
+// typing `.` after data.values lists the schema's keys at the caret
+await caretAtEndOf(page, 4);
+n = await renders(page);
+await page.keyboard.type("\n#@ r = data.values.");
+await page.waitForFunction(() => !document.getElementById("completions").hidden);
+const keys = ["name", "env", "replicas", "image", "port", "tls"];
+let items = await listed();
+check(JSON.stringify([...items].sort()) === JSON.stringify([...keys].sort()), "typing `data.values.` lists the schema's keys", JSON.stringify(items));
+const a11y = await page.evaluate(() => {
+  const ta = document.getElementById("text");
+  const active = document.getElementById(ta.getAttribute("aria-activedescendant"));
+  return { role: document.getElementById("completions").getAttribute("role"), active: active?.getAttribute("aria-selected"), activeRole: active?.getAttribute("role") };
+});
+check(a11y.role === "listbox" && a11y.active === "true" && a11y.activeRole === "option", "the list is a listbox whose active option the editor names", JSON.stringify(a11y));
+await page.keyboard.press("Escape");
+check((await listed()) === null, "Escape closes the list");
+await page.keyboard.press("Control+Space");
+await page.waitForFunction(() => !document.getElementById("completions").hidden);
+check((await listed()).length === keys.length, "Ctrl+Space after `data.values.` lists them again");
+await page.keyboard.type("re");
+items = await listed();
+check(JSON.stringify(items) === JSON.stringify(["replicas"]), "the list filters as you type", JSON.stringify(items));
+await page.keyboard.press("Enter");
+await settled(page, n);
+check((await textLine(5)) === "#@ r = data.values.replicas" && (await listed()) === null, "Enter inserts the key", await textLine(5));
+shown = await pageState(page);
+check(shown.state === "done" && Buffer.from(shown.stdout).equals(cli(assisted.files, {}).stdout), "the run renders again after the completion");
+n = await renders(page);
+await page.keyboard.press("Control+z");
+await settled(page, n);
+check((await textLine(5)) === "#@ r = data.values.re", "undo takes the completion back", await textLine(5));
+await page.keyboard.press("Control+Space");
+await page.waitForFunction(() => !document.getElementById("completions").hidden);
+await page.keyboard.press("ArrowDown");
+await page.keyboard.press("ArrowUp");
+n = await renders(page);
+await page.keyboard.press("Tab");
+await settled(page, n);
+check((await textLine(5)) === "#@ r = data.values.replicas", "Tab accepts too", await textLine(5));
+
+/** Rests the mouse on character `col` of `line` (from 1) of the editor; the tooltip's text. */
+async function hoverAt(line, col) {
+  const at = await page.evaluate(([l, c]) => {
+    const ta = document.getElementById("text");
+    document.getElementById("editor").scrollTop = Math.max(0, (l - 3) * 20);
+    const r = ta.getBoundingClientRect();
+    const probe = document.createElement("span");
+    probe.style.font = getComputedStyle(ta).font;
+    probe.style.position = "absolute";
+    probe.textContent = "0".repeat(10);
+    document.body.append(probe);
+    const cw = probe.getBoundingClientRect().width / 10;
+    probe.remove();
+    return { x: r.left + 8 + (c - 0.5) * cw, y: r.top + 8 + (l - 0.5) * 20 };
+  }, [line, col]);
+  // after the scroll's event, which closes a tooltip
+  await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+  await page.mouse.move(at.x - 30, at.y);
+  await page.mouse.move(at.x, at.y);
+  await page.waitForSelector("#hover:not([hidden])", { timeout: 5000 });
+  return page.evaluate(() => {
+    const tip = document.getElementById("hover");
+    return { text: tip.textContent, role: tip.getAttribute("role"), code: [...tip.querySelectorAll("pre")].map((p) => p.textContent), set: [...tip.querySelectorAll("ol li")].map((li) => li.textContent) };
+  });
+}
+// hover on the read: the final value, and what set it in order
+let tip = await hoverAt(5, "#@ r = data.values.rep".length);
+const finalReplicas = /^replicas: (.*)$/m.exec(inspected)[1];
+const setBy = [`schema default, config/schema.yml:${lineOf("config/schema.yml", "replicas:")}`, `data values, values/production.yml:${lineOf("values/production.yml", "replicas:")}`];
+check(tip.role === "tooltip" && tip.code[0] === `${finalReplicas}` && JSON.stringify(tip.set) === JSON.stringify(setBy), `hover on data.values.replicas shows its final value (${finalReplicas}, as --data-values-inspect) and what set it`, JSON.stringify(tip));
+await page.mouse.move(5, 5);
+await page.waitForSelector("#hover", { state: "hidden" });
+// hover on an @ytt: module's function: its signature
+n = await renders(page);
+await page.keyboard.type("\n#@ x = data.list()");
+await settled(page, n);
+tip = await hoverAt(6, "#@ x = data.li".length);
+check(/list\(/.test(tip.code.join("\n")) && tip.text.length > 20, "hover on data.list shows its signature and doc", JSON.stringify(tip));
+if (shots) await page.screenshot({ path: join(shots, "playground-hover.png") });
+await page.mouse.move(5, 5);
 
 await browser.close();
 server.close();

@@ -7,6 +7,7 @@ use anyhow::{anyhow, bail};
 use crate::diagnostic::indent;
 use crate::overlay::OverlayError;
 use crate::template::annotations::{annotations_of, DATA_VALUES, DATA_VALUES_SCHEMA};
+use crate::yaml::keys::{self, KeyIndex};
 use crate::yaml::parser::ParseOptions;
 use crate::yaml::{Doc, DocSet, FileNames, Map, MapItem, Meta, Node, Pos};
 
@@ -275,9 +276,11 @@ pub const SCHEMA_ANNOTATIONS: crate::overlay::annotations::Protected =
 pub fn merge_plain(left: &mut Node, right: Node) {
     match (left, right) {
         (Node::Map(l), Node::Map(r)) => {
+            let mut index = KeyIndex::for_lookups(l, r.items.len());
             for item in r.items {
-                match l.items.iter_mut().find(|i| i.key.value_eq(&item.key)) {
-                    Some(existing) => {
+                match keys::position(l, index.as_ref(), &item.key) {
+                    Some(at) => {
+                        let existing = &mut l.items[at];
                         if !(matches!(existing.value, Node::Map(_))
                             && matches!(item.value, Node::Map(_)))
                         {
@@ -285,7 +288,12 @@ pub fn merge_plain(left: &mut Node, right: Node) {
                         }
                         merge_plain(&mut existing.value, item.value)
                     }
-                    None => l.items.push(item),
+                    None => {
+                        if let Some(index) = &mut index {
+                            index.add(&item.key, l.items.len());
+                        }
+                        l.items.push(item)
+                    }
                 }
             }
         }
@@ -438,6 +446,43 @@ mod tests {
                 ("e", Node::Bool(true))
             ])
         );
+    }
+
+    #[test]
+    fn a_large_plain_merge_finds_keys_as_a_small_one() {
+        let n = 3_000;
+        let keys = |from: usize, to: usize| -> Vec<(String, Node)> {
+            (from..to)
+                .map(|i| (format!("k{i}"), Node::Int((i as i32).into())))
+                .collect()
+        };
+        let as_map = |items: Vec<(String, Node)>| {
+            let items: Vec<(&str, Node)> =
+                items.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+            map(&items)
+        };
+        // the second half again and as many new keys: replaced in place, then added
+        let mut left = as_map(keys(0, n));
+        merge_plain(&mut left, as_map(keys(n / 2, n + n / 2)));
+        assert_eq!(left, as_map(keys(0, n + n / 2)));
+        // an integer key and a float key of one value are one key
+        let num = |k: Node, v: Node| {
+            Node::Map(Map {
+                items: [MapItem {
+                    key: k,
+                    value: v,
+                    meta: Meta::default(),
+                }]
+                .into_iter()
+                .collect(),
+            })
+        };
+        let mut left = as_map(keys(0, n));
+        merge_plain(&mut left, num(Node::Int(7.into()), Node::Bool(true)));
+        merge_plain(&mut left, num(Node::Float(7.0), Node::Bool(false)));
+        let Node::Map(m) = &left else { panic!() };
+        assert_eq!(m.items.len(), n + 1);
+        assert_eq!(m.items[n].value, Node::Bool(false));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 mod block_scanner;
 pub mod emit;
+pub mod keys;
 pub mod node;
 pub mod parser;
 pub mod pieces;

@@ -985,7 +985,7 @@ impl Builder {
         self.anchors[anchor] = Some((copy, count));
     }
 
-    fn alias(&mut self, id: usize, name: &str) -> Result<Node, YamlError> {
+    fn alias(&mut self, id: usize, name: impl FnOnce() -> String) -> Result<Node, YamlError> {
         match self.anchors.get(id) {
             Some(Some((node, count))) => {
                 self.alias_nodes += count;
@@ -996,7 +996,7 @@ impl Builder {
             }
             _ => Err(YamlError::at(
                 None,
-                &format!("anchor '{name}' value contains itself"),
+                &format!("anchor '{}' value contains itself", name()),
             )),
         }
     }
@@ -1289,8 +1289,8 @@ fn parse_once<'a>(
                 scan.skip_scalar(style, &span.end);
             }
             Event::Alias(id) => {
-                let name = alias_name_at(text, span.start.index());
-                let node = b.alias(id, &name)?;
+                // its name only for the error (finding it costs a pass over the text)
+                let node = b.alias(id, || alias_name_at(text, span.start.index()))?;
                 b.leaf(&mut scan, node, line, false)?;
             }
             Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {

@@ -419,6 +419,12 @@ fn kv(m: &Map) -> Vec<(Node, Node)> {
 }
 
 #[test]
+fn an_anchor_inside_itself_is_named_among_non_ascii_text() {
+    let e = err("é: 1\n日本: &a1\n- *a1\n");
+    assert_eq!(e.message, "yaml: anchor 'a1' value contains itself");
+}
+
+#[test]
 fn anchors_aliases_merge() {
     let d = p("a: &x\n  k: 1 #@ c\nb: *x\nc: &s str\nd: *s\n");
     let m = map(&d.docs[0].value);

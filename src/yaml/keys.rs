@@ -1,0 +1,143 @@
+//! Finding a map's items by key in a large map: merging n keys into a map of m by
+//! scanning it for each is n·m (a `--data-values-file` of 40,000 keys took seconds).
+
+use std::collections::HashMap;
+
+use super::node::{Map, Node, Str};
+
+/// Below this many comparisons a scan is cheaper than building an index.
+const SCAN: usize = 1_024;
+
+/// The items of a map by key, for finding keys as `Node::value_eq` compares them (`1`
+/// and `1.0` are one key): each key's coarse form names a bucket, whose items are then
+/// compared with `value_eq`.
+pub struct KeyIndex {
+    buckets: HashMap<Coarse, Vec<usize>>,
+}
+
+#[derive(Hash, PartialEq, Eq)]
+enum Coarse {
+    Null,
+    Bool(bool),
+    /// An integer and a float of the same value share one.
+    Number(u64),
+    Str(Str),
+    /// Maps, arrays and the rest: one bucket, compared in full.
+    Other,
+}
+
+impl Coarse {
+    fn of(key: &Node) -> Coarse {
+        match key {
+            Node::Null => Coarse::Null,
+            Node::Bool(b) => Coarse::Bool(*b),
+            // `value_eq` compares an integer with a float as the float it converts to
+            Node::Int(i) => Coarse::Number((i.get() as f64 + 0.0).to_bits()),
+            Node::Float(f) => Coarse::Number((f + 0.0).to_bits()),
+            Node::Str(s) => Coarse::Str(s.clone()),
+            _ => Coarse::Other,
+        }
+    }
+}
+
+impl KeyIndex {
+    /// An index of `map`'s keys, or none when finding `lookups` keys by scanning costs
+    /// less.
+    pub fn for_lookups(map: &Map, lookups: usize) -> Option<KeyIndex> {
+        if map.items.len().saturating_mul(lookups) < SCAN && lookups < SCAN {
+            return None;
+        }
+        let mut index = KeyIndex {
+            buckets: HashMap::with_capacity(map.items.len()),
+        };
+        for (i, item) in map.items.iter().enumerate() {
+            index.add(&item.key, i);
+        }
+        Some(index)
+    }
+
+    /// Notes that `map.items[at]` has `key` (an item pushed since the index was made).
+    pub fn add(&mut self, key: &Node, at: usize) {
+        self.buckets.entry(Coarse::of(key)).or_default().push(at);
+    }
+
+    /// The first item of `map` (the map indexed) whose key is `key`.
+    pub fn find(&self, map: &Map, key: &Node) -> Option<usize> {
+        let bucket = self.buckets.get(&Coarse::of(key))?;
+        (bucket.iter().copied()).find(|&i| map.items[i].key.value_eq(key))
+    }
+}
+
+/// The first item of `map` whose key is `key`, through `index` when there is one.
+pub fn position(map: &Map, index: Option<&KeyIndex>, key: &Node) -> Option<usize> {
+    match index {
+        Some(index) => index.find(map, key),
+        None => map.items.iter().position(|i| i.key.value_eq(key)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::yaml::node::{Int, Map, MapItem};
+    use crate::yaml::Meta;
+
+    fn map(keys: Vec<Node>) -> Map {
+        Map {
+            items: keys
+                .into_iter()
+                .map(|key| MapItem {
+                    key,
+                    value: Node::Null,
+                    meta: Meta::default(),
+                })
+                .collect(),
+        }
+    }
+
+    fn int(i: i128) -> Node {
+        Node::Int(Int::new(i))
+    }
+
+    #[test]
+    fn finds_what_a_scan_finds() {
+        let mut keys: Vec<Node> = (0..2_000)
+            .map(|i| Node::Str(format!("k{i}").into()))
+            .collect();
+        keys.extend([
+            int(1),
+            Node::Float(2.0),
+            Node::Bool(true),
+            Node::Null,
+            Node::Float(-0.0),
+        ]);
+        keys.push(Node::Float(f64::NAN));
+        let m = map(keys);
+        let index = KeyIndex::for_lookups(&m, m.items.len()).expect("large enough");
+        let probes = [
+            Node::Str("k0".into()),
+            Node::Str("k1999".into()),
+            Node::Str("k2000".into()),
+            // an integer and a float of one value are one key, both ways
+            Node::Float(1.0),
+            int(2),
+            int(0),
+            Node::Float(0.0),
+            Node::Bool(true),
+            Node::Bool(false),
+            Node::Null,
+            Node::Float(f64::NAN),
+        ];
+        for key in &probes {
+            let scanned = position(&m, None, key);
+            assert_eq!(index.find(&m, key), scanned, "{key:?}");
+        }
+    }
+
+    #[test]
+    fn small_maps_are_scanned() {
+        let m = map(vec![int(1), int(2)]);
+        assert!(KeyIndex::for_lookups(&m, 3).is_none());
+        assert_eq!(position(&m, None, &Node::Float(2.0)), Some(1));
+    }
+}
