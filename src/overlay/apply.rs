@@ -17,10 +17,20 @@ use crate::template::annotations::{
     OVERLAY_MATCH_CHILD_DEFAULTS_KEYWORDS, OVERLAY_MATCH_KEYWORDS, OVERLAY_MERGE, OVERLAY_NOOP,
     OVERLAY_REMOVE, OVERLAY_REPLACE,
 };
+use crate::yaml::keys::{self, KeyIndex};
 use crate::yaml::{
     Annotation, Array, ArrayItem, Doc, DocSet, Map, MapItem, Meta, Node, Pos, ThinVec, ValueRef,
     Written,
 };
+
+/// How a map's items are found by key while another map is merged into it.
+enum LeftKeys {
+    /// Not looked for yet.
+    Unbuilt,
+    Built(KeyIndex),
+    /// A scan for each: a small map, or one whose items moved.
+    Scan,
+}
 
 /// True for the annotations the overlay engine interprets (`overlay/...`); they are left
 /// out of nodes the engine adds to the result.
@@ -701,30 +711,47 @@ impl<H: Host + ?Sized> Engine<'_, H> {
     }
 
     fn merge_map(&mut self, left: &mut Map, right: &Map, defaults: &Defaults) -> Result<()> {
+        // the left map's keys, indexed when many items look for theirs
+        let mut index = LeftKeys::Unbuilt;
         for ri in &right.items {
-            self.map_item(left, ri, defaults).map_err(|e| {
-                let frame = format!(
-                    "Map item (key '{}') on line {}",
-                    ri.key.key_text(),
-                    self.describe(&ri.meta.pos)
-                );
-                e.within_node(frame, &ri.meta.pos)
-            })?;
+            let lookups = right.items.len();
+            self.map_item(left, ri, defaults, &mut index, lookups)
+                .map_err(|e| {
+                    let frame = format!(
+                        "Map item (key '{}') on line {}",
+                        ri.key.key_text(),
+                        self.describe(&ri.meta.pos)
+                    );
+                    e.within_node(frame, &ri.meta.pos)
+                })?;
         }
         Ok(())
     }
 
-    fn map_item(&mut self, left: &mut Map, ri: &MapItem, defaults: &Defaults) -> Result<()> {
+    fn map_item(
+        &mut self,
+        left: &mut Map,
+        ri: &MapItem,
+        defaults: &Defaults,
+        index: &mut LeftKeys,
+        lookups: usize,
+    ) -> Result<()> {
         let ni = self.node_info(&ri.meta, Kind::MapItem, defaults)?;
         let info = &ni.matching;
         let mut idxs = Vec::new();
         match &info.by {
             By::KeyEq => {
-                for (i, li) in left.items.iter().enumerate() {
-                    if li.key.value_eq(&ri.key) {
-                        idxs.push(i);
-                    }
+                if let LeftKeys::Unbuilt = index {
+                    *index = match KeyIndex::for_lookups(left, lookups) {
+                        Some(built) => LeftKeys::Built(built),
+                        None => LeftKeys::Scan,
+                    };
                 }
+                let built = match index {
+                    LeftKeys::Built(built) => Some(&*built),
+                    _ => None,
+                };
+                idxs = keys::positions(left, built, &ri.key);
             }
             by => {
                 for (i, li) in left.items.iter().enumerate() {
@@ -743,7 +770,22 @@ impl<H: Host + ?Sized> Engine<'_, H> {
         if !go? {
             return Ok(());
         }
-        self.edit_items(&mut left.items, ri, idxs, &ni)
+        let before = left.items.len();
+        // an item matched by `by=` may be replaced by one of another key
+        let rekeys = ni.op == Op::Replace && !matches!(info.by, By::KeyEq);
+        self.edit_items(&mut left.items, ri, idxs, &ni)?;
+        if let LeftKeys::Built(built) = index {
+            if rekeys || left.items.len() < before {
+                // items moved or changed keys: the rest of this map is scanned, as a map
+                // whose keys are removed one by one would be rebuilt for each
+                *index = LeftKeys::Scan;
+            } else {
+                for (at, item) in left.items.iter().enumerate().skip(before) {
+                    built.add(&item.key, at);
+                }
+            }
+        }
+        Ok(())
     }
 
     fn merge_array(&mut self, left: &mut Array, right: &Array, defaults: &Defaults) -> Result<()> {

@@ -63,8 +63,13 @@ impl KeyIndex {
 
     /// The first item of `map` (the map indexed) whose key is `key`.
     pub fn find(&self, map: &Map, key: &Node) -> Option<usize> {
-        let bucket = self.buckets.get(&Coarse::of(key))?;
-        (bucket.iter().copied()).find(|&i| map.items[i].key.value_eq(key))
+        self.all(map, key).next()
+    }
+
+    /// Every item of `map` whose key is `key`, in order.
+    pub fn all<'m>(&'m self, map: &'m Map, key: &'m Node) -> impl Iterator<Item = usize> + 'm {
+        let bucket = self.buckets.get(&Coarse::of(key));
+        (bucket.into_iter().flatten().copied()).filter(move |&i| map.items[i].key.value_eq(key))
     }
 }
 
@@ -73,6 +78,17 @@ pub fn position(map: &Map, index: Option<&KeyIndex>, key: &Node) -> Option<usize
     match index {
         Some(index) => index.find(map, key),
         None => map.items.iter().position(|i| i.key.value_eq(key)),
+    }
+}
+
+/// Every item of `map` whose key is `key`, in order, through `index` when there is one.
+pub fn positions(map: &Map, index: Option<&KeyIndex>, key: &Node) -> Vec<usize> {
+    match index {
+        Some(index) => index.all(map, key).collect(),
+        None => (map.items.iter().enumerate())
+            .filter(|(_, i)| i.key.value_eq(key))
+            .map(|(at, _)| at)
+            .collect(),
     }
 }
 
@@ -131,7 +147,13 @@ mod tests {
         for key in &probes {
             let scanned = position(&m, None, key);
             assert_eq!(index.find(&m, key), scanned, "{key:?}");
+            assert_eq!(positions(&m, Some(&index), key), positions(&m, None, key));
         }
+        // `1` and `1.0` are both found for either
+        let both = map(vec![int(1), Node::Str("x".into()), Node::Float(1.0)]);
+        let index = KeyIndex::for_lookups(&both, SCAN).expect("asked for many");
+        assert_eq!(positions(&both, Some(&index), &int(1)), [0, 2]);
+        assert_eq!(positions(&both, None, &Node::Float(1.0)), [0, 2]);
     }
 
     #[test]
