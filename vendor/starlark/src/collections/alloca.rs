@@ -74,7 +74,7 @@ pub(crate) struct Alloca {
     buffers: RefCell<Vec<Buffer>>,
 }
 
-const INITIAL_SIZE: usize = 1000000; // ~ 1Mb
+const INITIAL_SIZE: usize = 16 * 1024;
 
 type Align = u64;
 const ALIGN: usize = mem::size_of::<Align>();
