@@ -320,35 +320,25 @@ pub fn loaded_module<'l>(loads: &'l [Load], local: &str) -> Option<&'l str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::loading::in_memory;
 
     fn labels(text: &str, path: &str, line: u32, col: u32) -> Option<Vec<String>> {
-        let files: Vec<PathBuf> = [
-            "/w/a.yml",
-            "/w/h.star",
-            "/w/sub/x.lib.yml",
-            "/w/_ytt_lib/g/u.star",
-            "/w/v.json",
-        ]
-        .iter()
-        .map(PathBuf::from)
-        .collect();
-        let read = |p: &Path| {
-            (p == Path::new("/w/h.star")).then(|| "def f():\nend\n_g = 1\nk = 2\n".to_owned())
-        };
-        let modules = ytt_stdlib::modules();
-        let ws = Workspace {
-            root: Path::new("/w"),
-            files: &|| &files,
-            read: &read,
-            modules: &modules,
-        };
-        completion(
-            &ws,
-            text,
-            &PathBuf::from(format!("/w/{path}")),
-            Position::new(line, col),
-        )
-        .map(|items| items.into_iter().map(|i| i.label).collect())
+        let files = [
+            ("/w/a.yml", None),
+            ("/w/h.star", Some("def f():\nend\n_g = 1\nk = 2\n")),
+            ("/w/sub/x.lib.yml", None),
+            ("/w/_ytt_lib/g/u.star", None),
+            ("/w/v.json", None),
+        ];
+        in_memory(&files, &ytt_stdlib::modules(), |ws| {
+            completion(
+                ws,
+                text,
+                &PathBuf::from(format!("/w/{path}")),
+                Position::new(line, col),
+            )
+            .map(|items| items.into_iter().map(|i| i.label).collect())
+        })
     }
 
     #[test]

@@ -79,26 +79,18 @@ fn range(text: &str, (start, end): (usize, usize)) -> Range {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::PathBuf;
+    use crate::loading::in_memory;
 
     fn at(text: &str, line: u32, col: u32) -> Option<(String, u32, u32)> {
-        let files: Vec<PathBuf> = ["/w/a.yml", "/w/h.star", "/w/_ytt_lib/g/u.lib.yml"]
-            .iter()
-            .map(PathBuf::from)
-            .collect();
-        let read = |p: &Path| match p.to_str()? {
-            "/w/h.star" => Some("x = 1\ndef f():\n  x = 2\nend\n".to_owned()),
-            "/w/_ytt_lib/g/u.lib.yml" => Some("#@ def hello():\n#@ end\n".to_owned()),
-            _ => None,
-        };
-        let modules = ytt::Modules::default();
-        let ws = Workspace {
-            root: Path::new("/w"),
-            files: &|| &files,
-            read: &read,
-            modules: &modules,
-        };
-        let l = definition(&ws, text, Path::new("/w/a.yml"), Position::new(line, col))?;
+        let files = [
+            ("/w/a.yml", None),
+            ("/w/h.star", Some("x = 1\ndef f():\n  x = 2\nend\n")),
+            ("/w/_ytt_lib/g/u.lib.yml", Some("#@ def hello():\n#@ end\n")),
+        ];
+        let at = Position::new(line, col);
+        let l = in_memory(&files, &ytt::Modules::default(), |ws| {
+            definition(ws, text, Path::new("/w/a.yml"), at)
+        })?;
         Some((
             l.uri.as_str().to_owned(),
             l.range.start.line,

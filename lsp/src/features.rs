@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use lsp_types::{
     CodeActionOrCommand, CompletionResponse, CompletionTextEdit, Diagnostic,
     GotoDefinitionResponse, Hover, HoverContents, InlayHint, InlayHintLabel, InlayHintTooltip,
-    Location, MarkupContent, MarkupKind, Position, Range, TextEdit, Uri,
+    Location, Position, Range, TextEdit, Uri,
 };
 use ytt::frontend::Seg;
 use ytt::yaml::Node;
@@ -52,13 +52,7 @@ pub fn hover(cx: &Context, pos: Position) -> Option<Hover> {
     }
     if let Some(read) = read_at(cx, pos) {
         let markdown = values::hover(cx.runs, &segs(&read.path), cx.base)?;
-        return Some(Hover {
-            contents: HoverContents::Markup(MarkupContent {
-                kind: MarkupKind::Markdown,
-                value: markdown,
-            }),
-            range: Some(read.range),
-        });
+        return Some(hover::of_markdown(markdown, Some(read.range)));
     }
     let text = hover::hover(cx.ws.modules, cx.text, cx.path, pos);
     let Some(matched) = overlays::hover(cx.runs, cx.path, cx.text, pos, cx.base) else {
@@ -72,13 +66,7 @@ pub fn hover(cx: &Context, pos: Position) -> Option<Hover> {
         }) => (format!("{matched}\n\n---\n\n{}", doc.value), range),
         _ => (matched, None),
     };
-    Some(Hover {
-        contents: HoverContents::Markup(MarkupContent {
-            kind: MarkupKind::Markdown,
-            value: markdown,
-        }),
-        range,
-    })
+    Some(hover::of_markdown(markdown, range))
 }
 
 /// `textDocument/completion`.

@@ -82,15 +82,21 @@ fn markdown(signature: &str, doc: &str, source: &Source, start: usize, end: usiz
         value.push_str("\n\n");
         value.push_str(doc);
     }
+    let range = Range::new(
+        text::position_of_offset(source.text, start),
+        text::position_of_offset(source.text, end),
+    );
+    of_markdown(value, Some(range))
+}
+
+/// A hover that shows `value`, Markdown, over `range`.
+pub fn of_markdown(value: String, range: Option<Range>) -> Hover {
     Hover {
         contents: HoverContents::Markup(MarkupContent {
             kind: MarkupKind::Markdown,
             value,
         }),
-        range: Some(Range::new(
-            text::position_of_offset(source.text, start),
-            text::position_of_offset(source.text, end),
-        )),
+        range,
     }
 }
 

@@ -88,11 +88,11 @@ pub fn serve_stdio(host: Arc<dyn Host>) -> anyhow::Result<()> {
 /// at its end and in its middle: none panics.
 #[cfg(test)]
 mod typing_tests {
-    use std::path::{Path, PathBuf};
+    use std::path::Path;
 
     use lsp_types::{Diagnostic, Position, Range};
 
-    use crate::loading::Workspace;
+    use crate::loading::{in_memory, Workspace};
 
     const FILES: &[(&str, &str)] = &[
         (
@@ -108,20 +108,15 @@ mod typing_tests {
 
     #[test]
     fn no_feature_panics_while_typing() {
-        let files: Vec<PathBuf> = FILES.iter().map(|(p, _)| PathBuf::from(p)).collect();
-        let read = |p: &Path| {
-            FILES
-                .iter()
-                .find(|(f, _)| Path::new(f) == p)
-                .map(|(_, t)| t.to_string())
-        };
-        let modules = ytt_stdlib::modules();
-        let ws = Workspace {
-            root: Path::new("/w"),
-            files: &|| &files,
-            read: &read,
-            modules: &modules,
-        };
+        let files: Vec<(&str, Option<&str>)> = FILES.iter().map(|&(p, t)| (p, Some(t))).collect();
+        in_memory(
+            &files,
+            &ytt_stdlib::modules(),
+            every_feature_on_every_prefix,
+        );
+    }
+
+    fn every_feature_on_every_prefix(ws: &Workspace) {
         let uri: lsp_types::Uri = "file:///w/a.yml".parse().unwrap();
         for (path, text) in FILES {
             let path = Path::new(path);
@@ -134,9 +129,9 @@ mod typing_tests {
                 let end = crate::text::position_of_offset(t, t.len());
                 let middle = crate::text::position_of_offset(t, cut / 2);
                 for pos in [end, middle, Position::new(end.line, 0)] {
-                    crate::completion::completion(&ws, t, path, pos);
-                    crate::hover::hover(&modules, t, path, pos);
-                    crate::definition::definition(&ws, t, path, pos);
+                    crate::completion::completion(ws, t, path, pos);
+                    crate::hover::hover(ws.modules, t, path, pos);
+                    crate::definition::definition(ws, t, path, pos);
                     crate::reads::data_value_read_at(t, path, pos);
                     crate::reads::data_value_partial_at(t, path, pos);
                     let d = Diagnostic {

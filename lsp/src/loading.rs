@@ -161,72 +161,76 @@ pub fn top_level(source: &Source, at: usize) -> bool {
     }
 }
 
+/// A workspace under `/w` made of `files` (a path, and its text when it can be read), for
+/// the features' tests.
+#[cfg(test)]
+pub(crate) fn in_memory<R>(
+    files: &[(&str, Option<&str>)],
+    modules: &Modules,
+    f: impl FnOnce(&Workspace) -> R,
+) -> R {
+    let paths: Vec<PathBuf> = files.iter().map(|(p, _)| PathBuf::from(p)).collect();
+    let read = |p: &Path| {
+        (files.iter())
+            .find(|(f, _)| Path::new(f) == p)
+            .and_then(|(_, text)| text.map(str::to_owned))
+    };
+    let listed = || paths.as_slice();
+    f(&Workspace {
+        root: Path::new("/w"),
+        files: &listed,
+        read: &read,
+        modules,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn ws<'a>(
-        files: &'a dyn Fn() -> &'a [PathBuf],
-        read: &'a dyn Fn(&Path) -> Option<String>,
-        modules: &'a Modules,
-    ) -> Workspace<'a> {
-        Workspace {
-            root: Path::new("/w"),
-            files,
-            read,
-            modules,
-        }
-    }
-
     #[test]
     fn module_paths_resolve_as_ytt_resolves_them() {
-        let files: Vec<PathBuf> = [
+        let files = [
             "/w/a.yml",
             "/w/lib/h.star",
             "/w/_ytt_lib/g/x.lib.yml",
             "/w/_ytt_lib/g/sub/y.star",
         ]
-        .iter()
-        .map(PathBuf::from)
-        .collect();
-        let read = |_: &Path| None;
-        let m = Modules::default();
-        let listed = || files.as_slice();
-        let ws = ws(&listed, &read, &m);
-        let from = Path::new("/w/a.yml");
-        assert_eq!(
-            resolve(&ws, from, "lib/h.star"),
-            Some("/w/lib/h.star".into())
-        );
-        assert_eq!(
-            resolve(&ws, from, "@g:x.lib.yml"),
-            Some("/w/_ytt_lib/g/x.lib.yml".into())
-        );
-        assert_eq!(resolve(&ws, from, "@ytt:data"), None);
-        // `/` is the library's root
-        let inner = Path::new("/w/_ytt_lib/g/sub/y.star");
-        assert_eq!(
-            resolve(&ws, inner, "/x.lib.yml"),
-            Some("/w/_ytt_lib/g/x.lib.yml".into())
-        );
-        assert_eq!(
-            resolve(&ws, inner, "../x.lib.yml"),
-            Some("/w/_ytt_lib/g/x.lib.yml".into())
-        );
-        assert_eq!(
-            libraries(&ws, from),
-            [("g".to_owned(), PathBuf::from("/w/_ytt_lib/g"))]
-        );
-        assert!(libraries(&ws, inner).is_empty());
+        .map(|p| (p, None));
+        in_memory(&files, &Modules::default(), |ws| {
+            let from = Path::new("/w/a.yml");
+            assert_eq!(
+                resolve(ws, from, "lib/h.star"),
+                Some("/w/lib/h.star".into())
+            );
+            assert_eq!(
+                resolve(ws, from, "@g:x.lib.yml"),
+                Some("/w/_ytt_lib/g/x.lib.yml".into())
+            );
+            assert_eq!(resolve(ws, from, "@ytt:data"), None);
+            // `/` is the library's root
+            let inner = Path::new("/w/_ytt_lib/g/sub/y.star");
+            assert_eq!(
+                resolve(ws, inner, "/x.lib.yml"),
+                Some("/w/_ytt_lib/g/x.lib.yml".into())
+            );
+            assert_eq!(
+                resolve(ws, inner, "../x.lib.yml"),
+                Some("/w/_ytt_lib/g/x.lib.yml".into())
+            );
+            assert_eq!(
+                libraries(ws, from),
+                [("g".to_owned(), PathBuf::from("/w/_ytt_lib/g"))]
+            );
+            assert!(libraries(ws, inner).is_empty());
+        });
     }
 
     #[test]
     fn a_file_exports_its_public_top_level_names() {
-        let files = vec![PathBuf::from("/w/h.star")];
-        let read = |_: &Path| Some("a = 1\n_b = 2\ndef f():\n  c = 3\nend\n".to_owned());
-        let m = Modules::default();
-        let listed = || files.as_slice();
-        let ws = ws(&listed, &read, &m);
-        assert_eq!(exports(&ws, Path::new("/w/x.yml"), "h.star"), ["a", "f"]);
+        let files = [("/w/h.star", Some("a = 1\n_b = 2\ndef f():\n  c = 3\nend\n"))];
+        in_memory(&files, &Modules::default(), |ws| {
+            assert_eq!(exports(ws, Path::new("/w/x.yml"), "h.star"), ["a", "f"]);
+        });
     }
 }

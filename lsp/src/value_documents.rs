@@ -10,17 +10,14 @@
 
 use std::path::Path;
 
-use lsp_types::{
-    CompletionResponse, GotoDefinitionResponse, Hover, HoverContents, MarkupContent, MarkupKind,
-    Position,
-};
+use lsp_types::{CompletionResponse, GotoDefinitionResponse, Hover, Position};
 use ytt::frontend::Seg;
 use ytt::workspace::values::{is_data_values_doc, is_schema_doc, is_values_annotation};
 use ytt::yaml::parser::{parse, ParseOptions};
 use ytt::yaml::{Doc, FileId, Node};
 
-use crate::text;
 use crate::values::{self, RunFacts};
+use crate::{hover, text};
 
 /// `textDocument/hover` on a key (or its value) of a data-values or schema document.
 pub fn hover(
@@ -32,13 +29,8 @@ pub fn hover(
 ) -> Option<Hover> {
     let path = path_at(text, pos, is_values_file(runs, file))?;
     let markdown = values::hover(runs, &path, base)?;
-    Some(Hover {
-        contents: HoverContents::Markup(MarkupContent {
-            kind: MarkupKind::Markdown,
-            value: markdown,
-        }),
-        range: Some(text::engine_range(text, pos.line + 1, None)),
-    })
+    let range = text::engine_range(text, pos.line + 1, None);
+    Some(hover::of_markdown(markdown, Some(range)))
 }
 
 /// `textDocument/definition` on a key of a data-values or schema document: its schema
