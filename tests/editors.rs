@@ -4,14 +4,12 @@
 //! and files that are not. Skipped without `nvim`, unless `YTT_REQUIRE_NEOVIM` is set (as
 //! `.ci/run` sets it).
 
-use std::io::{Read, Write};
+use std::ffi::OsStr;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-const PATIENCE: Duration = Duration::from_secs(60);
+mod common;
 
 /// The first ```lua block after `heading` in the language server's docs.
 fn documented_lua(heading: &str) -> String {
@@ -66,12 +64,7 @@ vim.cmd("qa!")
 
 #[test]
 fn documented_neovim_config() {
-    if Command::new("nvim").arg("--version").output().is_err() {
-        assert!(
-            std::env::var_os("YTT_REQUIRE_NEOVIM").is_none(),
-            "YTT_REQUIRE_NEOVIM is set and nvim is not installed"
-        );
-        let _ = writeln!(std::io::stderr(), "skipped: nvim is not installed");
+    if !common::neovim::available("documented_neovim_config") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -128,44 +121,18 @@ fn documented_neovim_config() {
         .collect();
     let config = dir.path().join("init.lua");
     std::fs::write(&config, documented_lua("### Neovim 0.7 and later")).unwrap();
-    let script = dir.path().join("test.lua");
-    std::fs::write(&script, SCRIPT).unwrap();
-    let out = dir.path().join("out.json");
     let bin = Path::new(env!("CARGO_BIN_EXE_ytt")).parent().unwrap();
     let path = std::env::join_paths(std::iter::once(bin.to_path_buf()).chain(
         std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
     ))
     .unwrap();
-    let mut nvim = Command::new("nvim")
-        .args(["--headless", "--clean", "-n", "-i", "NONE", "-u", "NONE"])
-        .arg("-c")
-        .arg(format!("luafile {}", script.display()))
-        .env("PATH", path)
-        .env("CONFIG", &config)
-        .env("FILES", json!(opened).to_string())
-        .env("OUT", &out)
-        .current_dir(&ws)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("nvim starts");
-    let started = Instant::now();
-    while nvim.try_wait().unwrap().is_none() {
-        if started.elapsed() > PATIENCE {
-            let _ = nvim.kill();
-            let mut stderr = String::new();
-            let _ = nvim.stderr.take().unwrap().read_to_string(&mut stderr);
-            panic!("nvim did not finish within {PATIENCE:?}; stderr:\n{stderr}");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let text = std::fs::read_to_string(&out).unwrap_or_else(|e| {
-        let mut stderr = String::new();
-        let _ = nvim.stderr.take().unwrap().read_to_string(&mut stderr);
-        panic!("nvim wrote no result ({e}); stderr:\n{stderr}")
-    });
-    let got: Value = serde_json::from_str(&text).expect("the result is JSON");
+    let files_json = json!(opened).to_string();
+    let env = [
+        ("PATH", path.as_os_str()),
+        ("CONFIG", config.as_os_str()),
+        ("FILES", OsStr::new(&files_json)),
+    ];
+    let got = common::neovim::run(SCRIPT, &ws, dir.path(), &env);
     assert_eq!(got["error"], Value::Null, "{got:#}");
     for (file, _, ytt) in files.iter().filter(|(f, _, _)| opened.contains(f)) {
         assert_eq!(

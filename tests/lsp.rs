@@ -35,6 +35,7 @@
 //! `$WS`. At the end the script says `shutdown` and `exit`; the server must exit with 0.
 
 use std::collections::BTreeMap;
+use std::ffi::OsStr;
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -43,6 +44,8 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use serde_json::{json, Value};
+
+mod common;
 
 /// How long any answer may take (a debug build on a loaded machine).
 const PATIENCE: Duration = Duration::from_secs(60);
@@ -604,26 +607,13 @@ fn an_unreadable_project_file_is_said() {
     );
 }
 
-/// The variable that makes a missing Neovim a failure instead of a skip (`.ci/run` sets
-/// it, so CI never skips the editor test silently).
-const REQUIRE_NEOVIM: &str = "YTT_REQUIRE_NEOVIM";
-
 /// A real editor's client: Neovim (Debian's 0.7, its built-in client, no plugin) starts
 /// `ytt lsp` on `examples/web-app/`, opens a values file, hears that it is fine, breaks a
 /// value in the buffer (unsaved) and gets the rule's diagnostic on that line, then
 /// formats a line through the server.
 #[test]
 fn neovim() {
-    if Command::new("nvim").arg("--version").output().is_err() {
-        assert!(
-            std::env::var_os(REQUIRE_NEOVIM).is_none(),
-            "{REQUIRE_NEOVIM} is set and nvim is not installed"
-        );
-        // straight to the process's stderr: the harness hides what `eprintln!` writes
-        let _ = writeln!(
-            std::io::stderr(),
-            "skipped neovim: nvim is not installed (set {REQUIRE_NEOVIM} to make that a failure)"
-        );
+    if !common::neovim::available("neovim") {
         return;
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -631,36 +621,11 @@ fn neovim() {
         .canonicalize()
         .expect("the example exists");
     let dir = tempfile::tempdir().unwrap();
-    let script = dir.path().join("test.lua");
-    let out = dir.path().join("out.json");
-    std::fs::write(&script, NEOVIM_SCRIPT).unwrap();
-    let mut nvim = Command::new("nvim")
-        .args(["--headless", "--clean", "-n", "-i", "NONE", "-u", "NONE"])
-        .arg("-c")
-        .arg(format!("luafile {}", script.display()))
-        .env("YTT", env!("CARGO_BIN_EXE_ytt"))
-        .env("ROOT", &root)
-        .env("OUT", &out)
-        .current_dir(dir.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("nvim starts");
-    let started = std::time::Instant::now();
-    while nvim.try_wait().unwrap().is_none() {
-        if started.elapsed() > PATIENCE {
-            let _ = nvim.kill();
-            panic!("nvim did not finish within {PATIENCE:?}");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let text = std::fs::read_to_string(&out).unwrap_or_else(|e| {
-        let mut stderr = String::new();
-        let _ = nvim.stderr.take().unwrap().read_to_string(&mut stderr);
-        panic!("nvim wrote no result ({e}); stderr:\n{stderr}")
-    });
-    let got: Value = serde_json::from_str(&text).expect("the result is JSON");
+    let env = [
+        ("YTT", OsStr::new(env!("CARGO_BIN_EXE_ytt"))),
+        ("ROOT", root.as_os_str()),
+    ];
+    let got = common::neovim::run(NEOVIM_SCRIPT, dir.path(), dir.path(), &env);
     assert_eq!(got["error"], Value::Null, "{got:#}");
     // opened as it is on disk: the server said so, with nothing to show
     assert_eq!(got["opened"], json!([]), "{got:#}");

@@ -2,6 +2,8 @@
 //! directory, run the built `ytt` binary there, and collect its output.
 #![allow(dead_code)]
 
+pub mod neovim;
+
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
