@@ -5,11 +5,11 @@
 
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import http from "node:http";
 import { tmpdir } from "node:os";
-import { dirname, extname, join } from "node:path";
+import { dirname, join } from "node:path";
 import { chromium } from "playwright-core";
 import { offsetOf, positionOf } from "../site/assist.js";
+import { charPoint, serve } from "./page.mjs";
 import { cliArgs } from "../site/flags.js";
 import { markdownToHtml } from "../site/markdown.js";
 
@@ -22,24 +22,6 @@ if (!site || !ytt) {
 }
 
 // ------------------------------------------------------------------ helpers
-
-const TYPES = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".json": "application/json", ".wasm": "application/wasm" };
-
-function serve(dir) {
-  const server = http.createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
-    const file = join(dir, path.endsWith("/") ? `${path}index.html` : path);
-    try {
-      const body = readFileSync(file);
-      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
-      res.end(body);
-    } catch {
-      res.writeHead(404);
-      res.end();
-    }
-  });
-  return new Promise((ok) => server.listen(0, "127.0.0.1", () => ok(server)));
-}
 
 function check(cond, what, detail = "") {
   if (!cond) {
@@ -420,19 +402,10 @@ check((await textLine(5)) === "#@ r = data.values.replicas", "Tab accepts too", 
 
 /** Rests the mouse on character `col` of `line` (from 1) of the editor; the tooltip's text. */
 async function hoverAt(line, col) {
-  const at = await page.evaluate(([l, c]) => {
-    const ta = document.getElementById("text");
+  await page.evaluate((l) => {
     document.getElementById("editor").scrollTop = Math.max(0, (l - 3) * 20);
-    const r = ta.getBoundingClientRect();
-    const probe = document.createElement("span");
-    probe.style.font = getComputedStyle(ta).font;
-    probe.style.position = "absolute";
-    probe.textContent = "0".repeat(10);
-    document.body.append(probe);
-    const cw = probe.getBoundingClientRect().width / 10;
-    probe.remove();
-    return { x: r.left + 8 + (c - 0.5) * cw, y: r.top + 8 + (l - 0.5) * 20 };
-  }, [line, col]);
+  }, line);
+  const at = await page.evaluate(charPoint, [line, col]);
   // after the scroll's event, which closes a tooltip
   await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
   await page.mouse.move(at.x - 30, at.y);

@@ -4,10 +4,9 @@
 //   node playground/tests/screenshot.mjs target/playground docs/hover.png
 
 import { readFileSync } from "node:fs";
-import http from "node:http";
-import { extname, join } from "node:path";
 import { deflateRawSync } from "node:zlib";
 import { chromium } from "playwright-core";
+import { charPoint, serve } from "./page.mjs";
 
 const [site, out] = process.argv.slice(2);
 if (!site || !out) {
@@ -51,20 +50,7 @@ app:
 ];
 const HOVERED = { line: 8, text: "  replicas: #@ data.values.app.repl" };
 
-const TYPES = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".json": "application/json", ".wasm": "application/wasm" };
-const server = http.createServer((req, res) => {
-  const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
-  const file = join(site, path.endsWith("/") ? `${path}index.html` : path);
-  try {
-    const body = readFileSync(file);
-    res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
-    res.end(body);
-  } catch {
-    res.writeHead(404);
-    res.end();
-  }
-});
-await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+const server = await serve(site);
 
 // the state as the page's Share button writes it
 const state = { v: 1, files, options: {}, active: files[0].path };
@@ -77,18 +63,7 @@ const browser = await chromium.launch({
 const page = await browser.newPage({ viewport: { width: 1280, height: 640 } });
 await page.goto(`http://127.0.0.1:${server.address().port}/#s=${fragment}`);
 await page.waitForFunction(() => window.playground?.renders > 0 && window.playground.idle(), null, { timeout: 15000 });
-const at = await page.evaluate(({ line, text }) => {
-  const ta = document.getElementById("text");
-  const r = ta.getBoundingClientRect();
-  const probe = document.createElement("span");
-  probe.style.font = getComputedStyle(ta).font;
-  probe.style.position = "absolute";
-  probe.textContent = "0".repeat(10);
-  document.body.append(probe);
-  const cw = probe.getBoundingClientRect().width / 10;
-  probe.remove();
-  return { x: r.left + 8 + (text.length - 0.5) * cw, y: r.top + 8 + (line - 0.5) * 20 };
-}, HOVERED);
+const at = await page.evaluate(charPoint, [HOVERED.line, HOVERED.text.length]);
 await page.mouse.move(at.x, at.y);
 await page.waitForSelector("#hover:not([hidden])", { timeout: 5000 });
 // the files, the editor and the tooltip
