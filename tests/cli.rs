@@ -103,6 +103,44 @@ fn help_goes_to_stdout() {
     }
 }
 
+/// A subcommand's flags are defined only when it is the one run (`flags::Deferred`): its
+/// help still has its own description and every flag, as do the completion scripts.
+#[test]
+fn subcommand_help_and_completions_have_every_flag() {
+    let deprecated = "Process YAML templates (deprecated";
+    for args in [&["template", "--help"][..], &["tpl", "-h"], &["help", "t"]] {
+        let out = ytt(args);
+        assert_eq!(out.code, 0, "{args:?}");
+        assert!(
+            out.stdout.starts_with(deprecated),
+            "{args:?}: {}",
+            out.stdout
+        );
+        for flag in ["--data-values-file", "--output-files", "--max-memory"] {
+            assert!(out.stdout.contains(flag), "{args:?} lacks {flag}");
+        }
+    }
+    let out = ytt(&["fmt", "--help"]);
+    assert!(
+        out.stdout.starts_with("Format YAML templates"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("--strict"), "{}", out.stdout);
+    let zsh = ytt(&["completion", "zsh"]).stdout;
+    assert!(zsh.contains(&format!("'template:{deprecated}")), "{zsh}");
+    let fish = ytt(&["completion", "fish"]).stdout;
+    assert!(
+        fish.contains("-a \"fmt\" -d 'Format YAML templates'"),
+        "{fish}"
+    );
+    // the flags of `template`, defined only when clap writes the script
+    assert!(
+        fish.contains("__fish_ytt_using_subcommand template\" -l data-values-file"),
+        "{fish}"
+    );
+}
+
 #[test]
 fn completion_scripts() {
     for shell in ["bash", "zsh", "fish", "powershell"] {

@@ -6,7 +6,7 @@
 //! The flags' doc comments are their help, in the reference's words (`[@lib1:]` and all).
 #![allow(rustdoc::broken_intra_doc_links)]
 
-use clap::{ArgAction, Args, Parser, Subcommand};
+use clap::{ArgAction, ArgMatches, Args, FromArgMatches, Parser, Subcommand};
 
 /// Parses a Go `strconv.ParseBool` value.
 pub fn go_bool(s: &str) -> Result<bool, String> {
@@ -44,7 +44,7 @@ pub struct Cli {
 pub enum Command {
     /// Process YAML templates (deprecated; use top-level command -- e.g. `ytt -f-` instead of `ytt template -f-`)
     #[command(visible_aliases = ["t", "tpl"], args_override_self = true)]
-    Template(Box<TemplateFlags>),
+    Template(Deferred<Box<TemplateFlags>>),
 
     /// Print client version
     #[command(args_override_self = true)]
@@ -52,11 +52,11 @@ pub enum Command {
 
     /// Format YAML templates
     #[command(args_override_self = true)]
-    Fmt(FmtFlags),
+    Fmt(Deferred<FmtFlags>),
 
     /// Generate completion script for the specified shell
     #[command(args_override_self = true)]
-    Completion(CompletionArgs),
+    Completion(Deferred<CompletionArgs>),
 
     /// Start the language server on stdin/stdout (for editors: diagnostics of the real render, formatting)
     #[command(args_override_self = true)]
@@ -64,7 +64,58 @@ pub enum Command {
 
     /// Starts website HTTP server (not supported by this ytt)
     #[command(args_override_self = true, hide = true)]
-    Website(WebsiteFlags),
+    Website(Deferred<WebsiteFlags>),
+}
+
+/// A subcommand's flags, defined only when the command line names the subcommand
+/// (clap's `Command::defer`): defining `template`'s copy of every template flag took a
+/// third of the instructions of `ytt version` and `ytt -f a.yml`. Help, completion
+/// scripts and errors see every flag, as clap defines deferred ones before it uses a
+/// command.
+#[derive(Debug, Default)]
+pub struct Deferred<T>(pub T);
+
+impl<T: Args> Args for Deferred<T> {
+    fn group_id() -> Option<clap::Id> {
+        T::group_id()
+    }
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        cmd.defer(|cmd| keeping_about(cmd, T::augment_args))
+    }
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        cmd.defer(|cmd| keeping_about(cmd, T::augment_args_for_update))
+    }
+}
+
+/// `define(cmd)` with the subcommand's own description: the flags' struct may have one of
+/// its own, which clap would otherwise put in its place, since deferred flags are defined
+/// after the subcommand.
+fn keeping_about(
+    cmd: clap::Command,
+    define: impl FnOnce(clap::Command) -> clap::Command,
+) -> clap::Command {
+    use clap::builder::Resettable;
+    let about = cmd
+        .get_about()
+        .cloned()
+        .map_or(Resettable::Reset, Resettable::Value);
+    let long_about = (cmd.get_long_about().cloned()).map_or(Resettable::Reset, Resettable::Value);
+    define(cmd).about(about).long_about(long_about)
+}
+
+impl<T: FromArgMatches> FromArgMatches for Deferred<T> {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        T::from_arg_matches(matches).map(Deferred)
+    }
+    fn from_arg_matches_mut(matches: &mut ArgMatches) -> Result<Self, clap::Error> {
+        T::from_arg_matches_mut(matches).map(Deferred)
+    }
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        self.0.update_from_arg_matches(matches)
+    }
+    fn update_from_arg_matches_mut(&mut self, matches: &mut ArgMatches) -> Result<(), clap::Error> {
+        self.0.update_from_arg_matches_mut(matches)
+    }
 }
 
 #[derive(Args, Debug, Default)]

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use anyhow::{bail, Result};
 use clap::{CommandFactory, FromArgMatches};
 
-use super::flags::{Cli, Command};
+use super::flags::{Cli, Command, Deferred};
 use super::{errors, no_extra_args, Options};
 use crate::files::{self, SourceOptions};
 use ytt::files::bulk;
@@ -35,7 +35,7 @@ impl ytt_lsp::Host for CommandLine {
         let cli = Cli::from_arg_matches(&matches).map_err(|e| errors::from_clap(&e, &argv))?;
         let flags = match cli.command {
             None => cli.template,
-            Some(Command::Template(f)) => cli.template.merge(*f),
+            Some(Command::Template(Deferred(f))) => cli.template.merge(*f),
             Some(_) => bail!("a run's arguments are the template command's flags"),
         };
         no_extra_args("ytt", &flags.extra)?;

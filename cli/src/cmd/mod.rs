@@ -20,7 +20,7 @@ use clap::{CommandFactory, FromArgMatches};
 
 pub use options::Options;
 
-use flags::{Cli, Command};
+use flags::{Cli, Command, Deferred};
 
 /// The stack a run needs: templates may nest deeply (reserved, not committed). The
 /// binary runs [`run`] on a thread of this size, and so do the fuzz targets: the engine
@@ -81,7 +81,7 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
             no_extra_args("ytt", &cli.template.extra)?;
             template::run(Options::from_flags(cli.template)?)
         }
-        Some(Command::Template(f)) => {
+        Some(Command::Template(Deferred(f))) => {
             let f = cli.template.merge(*f);
             no_extra_args("ytt template", &f.extra)?;
             template::run(Options::from_flags(f)?)
@@ -90,16 +90,16 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
             no_extra_args("ytt version", &a.extra)?;
             version::run()
         }
-        Some(Command::Fmt(f)) => {
+        Some(Command::Fmt(Deferred(f))) => {
             no_extra_args("ytt fmt", &f.extra)?;
             fmt::run(&f)
         }
-        Some(Command::Completion(c)) => completion::run(&c.args),
+        Some(Command::Completion(Deferred(c))) => completion::run(&c.args),
         Some(Command::Lsp(a)) => {
             no_extra_args("ytt lsp", &a.extra)?;
             lsp::run()
         }
-        Some(Command::Website(w)) => {
+        Some(Command::Website(Deferred(w))) => {
             no_extra_args("ytt website", &w.extra)?;
             bail!("Command 'ytt website' is not supported by this ytt (it serves the playground over HTTP)")
         }
