@@ -1,7 +1,13 @@
 //! The `ytt` binary: run the command line, print the error, set the exit code.
+//!
+//! On Linux the binary starts at a C `main` of its own (`no_main`): Rust's start-up asks
+//! glibc where the main thread's stack ends, for its stack-overflow message, and glibc
+//! answers by parsing `/proc/self/maps` — about a sixth of `ytt version`. The run does not
+//! use that stack (`ytt_cli::stack`); what else that start-up does and a run needs is done
+//! here (`start`).
+#![cfg_attr(target_os = "linux", no_main)]
 
 use std::io::Write;
-use std::process::ExitCode;
 
 /// The allocator (`ytt::memory`: mimalloc on Linux), within the run's memory budget
 /// (`--max-memory`).
@@ -21,28 +27,63 @@ static SMALL_PAGES_FIRST: extern "C" fn() = {
     small_pages
 };
 
-fn main() -> ExitCode {
+#[cfg(target_os = "linux")]
+#[no_mangle]
+extern "C" fn main(_argc: libc::c_int, _argv: *const *const libc::c_char) -> libc::c_int {
+    start();
+    let code = run();
+    // Rust's own start-up would flush standard output at exit
+    let _ = std::io::stdout().flush();
+    libc::c_int::from(code)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn main() -> std::process::ExitCode {
+    std::process::ExitCode::from(run())
+}
+
+/// What Rust's start-up does that a run relies on: writing to a closed pipe is an error
+/// (EPIPE), not a signal that kills the process; a standard stream that is not open is
+/// /dev/null, so that no file the run opens takes its number.
+#[cfg(target_os = "linux")]
+fn start() {
+    // SAFETY: ignoring SIGPIPE changes no memory; poll reads three descriptors' states;
+    // open gives a new descriptor, the lowest free one: the stream's.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+        let mut fds = [0, 1, 2].map(|fd| libc::pollfd {
+            fd,
+            events: 0,
+            revents: 0,
+        });
+        if libc::poll(fds.as_mut_ptr(), 3, 0) > 0 {
+            for fd in fds {
+                if fd.revents & libc::POLLNVAL != 0 {
+                    libc::open(c"/dev/null".as_ptr(), libc::O_RDWR);
+                }
+            }
+        }
+    }
+}
+
+/// Runs the command line on the run's stack; the exit code.
+fn run() -> u8 {
     // Panics are reported as errors below, not by the default hook.
     std::panic::set_hook(Box::new(|_| {}));
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    let worker_args = args.clone();
-    let worker = std::thread::Builder::new()
-        .name("ytt".into())
-        .stack_size(ytt_cli::cmd::STACK_SIZE)
-        .spawn(move || ytt_cli::cmd::run(worker_args));
-    let joined = match worker {
-        Ok(handle) => handle.join(),
-        // No room for a big stack: run on this thread.
-        Err(_) => std::panic::catch_unwind(move || ytt_cli::cmd::run(args)),
-    };
-    let result = joined.unwrap_or_else(|panic| {
+    let mut args = Some(args);
+    let mut run = || ytt_cli::cmd::run(args.take().unwrap_or_default());
+    let caught = ytt_cli::stack::on_stack_of(ytt_cli::cmd::STACK_SIZE, &mut run)
+        // no room for a big stack: on this one
+        .unwrap_or_else(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(&mut run)));
+    let result = caught.unwrap_or_else(|panic| {
         Err(anyhow::anyhow!(
             "internal error (this is a bug in ytt): {}",
             panic_message(&panic)
         ))
     });
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => 0,
         Err(e) => {
             // stderr may be a pipe whose reader is gone (`ytt ... 2>&1 | head`):
             // the exit code still tells the error, where `eprintln!` would panic. Bytes
@@ -51,7 +92,7 @@ fn main() -> ExitCode {
             let _ = std::io::stderr()
                 .lock()
                 .write_all(&ytt::bytestr::encode(&text));
-            ExitCode::from(1)
+            1
         }
     }
 }
