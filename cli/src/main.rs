@@ -2,9 +2,9 @@
 //!
 //! On Linux the binary starts at a C `main` of its own (`no_main`): Rust's start-up asks
 //! glibc where the main thread's stack ends, for its stack-overflow message, and glibc
-//! answers by parsing `/proc/self/maps` — about a sixth of `ytt version`. The run does not
-//! use that stack (`ytt_cli::stack`); what else that start-up does and a run needs is done
-//! here (`start`).
+//! answers by parsing `/proc/self/maps` — about a sixth of `ytt version`. A run does not
+//! recurse deeply on that stack (`ytt_cli::stack`); what else that start-up does and a run
+//! needs is done here (`start`).
 #![cfg_attr(target_os = "linux", no_main)]
 
 use std::io::Write;
@@ -66,16 +66,12 @@ fn start() {
     }
 }
 
-/// Runs the command line on the run's stack; the exit code.
+/// Runs the command line; the exit code.
 fn run() -> u8 {
     // Panics are reported as errors below, not by the default hook.
     std::panic::set_hook(Box::new(|_| {}));
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    let mut args = Some(args);
-    let mut run = || ytt_cli::cmd::run(args.take().unwrap_or_default());
-    let caught = ytt_cli::stack::on_stack_of(ytt_cli::cmd::STACK_SIZE, &mut run)
-        // no room for a big stack: on this one
-        .unwrap_or_else(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(&mut run)));
+    let caught = std::panic::catch_unwind(move || ytt_cli::cmd::run(args));
     let result = caught.unwrap_or_else(|panic| {
         Err(anyhow::anyhow!(
             "internal error (this is a bug in ytt): {}",

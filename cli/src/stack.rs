@@ -1,86 +1,28 @@
-//! The run's deep stack (`cmd::STACK_SIZE`: templates nest as deep as the limits allow)
-//! without a thread of its own.
+//! The run's deep stack (`cmd::STACK_SIZE`: templates nest as deep as the limits allow):
+//! a thread of that size for the commands that read templates and YAML (`cmd::run`), so
+//! that the others (`ytt version`, help, completion) start none: the thread, its allocator
+//! heap with fresh pages and its exit were a third of `ytt version`'s time beyond a
+//! process start.
 //!
-//! On Linux the calling thread's stack pointer moves to a fresh mapping for the call
-//! (`psm`): a thread cost a trivial run (`ytt version`, `ytt -f a.yml`) more than a tenth of
-//! its time — its start, a second allocator heap whose first pages are all fresh, its exit.
-//! (`stacker`, which does the same, first asks where the current stack ends, which glibc
-//! answers for the main thread by parsing `/proc/self/maps`: as much again.) Elsewhere, a
-//! thread.
+//! Switching the main thread's stack pointer to a mapping instead (`psm`) started a
+//! trivial render 0.1 ms sooner but made `package-inspect` 5–10 % and `package` 3–7 %
+//! slower (interleaved medians of 61–81 runs, fewer instructions): kept as a thread.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::thread::Result as Caught;
 
-/// `run()` on a stack of `size` bytes (reserved, not committed), its panic caught; `None`
-/// when no such stack could be had (then `run` was not called).
+/// `run()` on a thread with a stack of `size` bytes (reserved, not committed), its panic
+/// caught; `None` when no such thread could be started (then `run` was not called).
 pub fn on_stack_of<T: Send>(size: usize, run: impl FnOnce() -> T + Send) -> Option<Caught<T>> {
     let run = AssertUnwindSafe(run);
-    imp::on_stack_of(size, move || catch_unwind(run))
-}
-
-#[cfg(target_os = "linux")]
-mod imp {
-    /// `run` (which must not unwind) on a mapping of `size` bytes with a guard page
-    /// below it, unmapped afterwards.
-    pub fn on_stack_of<T>(size: usize, run: impl FnOnce() -> T) -> Option<T> {
-        // SAFETY: sysconf only reads a constant of the system.
-        let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) })
-            .ok()
-            .filter(|p| p.is_power_of_two())?;
-        let size = size.checked_next_multiple_of(page)?;
-        let len = size.checked_add(page)?;
-        // SAFETY: a new private anonymous mapping, touching no memory of the process.
-        let base = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                len,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE | libc::MAP_STACK,
-                -1,
-                0,
-            )
-        };
-        if base == libc::MAP_FAILED {
-            return None;
-        }
-        let mapping = Mapping { base, len };
-        // SAFETY: the lowest page of the mapping just made: an overflow faults there
-        // instead of running into other memory.
-        if unsafe { libc::mprotect(base, page, libc::PROT_NONE) } != 0 {
-            return None;
-        }
-        // SAFETY: the stack is the mapping above its guard page, page-aligned, a multiple
-        // of the page size, and only used during the call; `run` does not unwind (the
-        // caller catches its panics).
-        let out = unsafe { psm::on_stack(mapping.base.cast::<u8>().add(page), size, run) };
-        drop(mapping);
-        Some(out)
-    }
-
-    struct Mapping {
-        base: *mut libc::c_void,
-        len: usize,
-    }
-
-    impl Drop for Mapping {
-        fn drop(&mut self) {
-            // SAFETY: the mapping made above, no longer in use.
-            unsafe { libc::munmap(self.base, self.len) };
-        }
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-mod imp {
-    pub fn on_stack_of<T: Send>(size: usize, run: impl FnOnce() -> T + Send) -> Option<T> {
-        std::thread::scope(|s| {
-            let spawned = std::thread::Builder::new()
-                .name("ytt".into())
-                .stack_size(size)
-                .spawn_scoped(s, run);
-            spawned.ok().and_then(|handle| handle.join().ok())
-        })
-    }
+    std::thread::scope(|s| {
+        let spawned = std::thread::Builder::new()
+            .name("ytt".into())
+            .stack_size(size)
+            .spawn_scoped(s, move || catch_unwind(run));
+        // the thread catches the run's panic: joining it succeeds
+        spawned.ok().and_then(|handle| handle.join().ok())
+    })
 }
 
 #[cfg(test)]
@@ -112,7 +54,7 @@ mod tests {
     #[test]
     fn no_stack_no_call() {
         let mut called = false;
-        assert!(on_stack_of(usize::MAX - 1, || called = true).is_none());
+        assert!(on_stack_of(usize::MAX - (1 << 20), || called = true).is_none());
         assert!(!called);
     }
 }

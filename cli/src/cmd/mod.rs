@@ -22,9 +22,10 @@ pub use options::Options;
 
 use flags::{Cli, Command, Deferred};
 
-/// The stack a run needs: templates may nest deeply (reserved, not committed). The
-/// binary runs [`run`] on a thread of this size, and so do the fuzz targets: the engine
-/// renders on it (`workspace::render_on_this_thread`), and the output is written from it.
+/// The stack a run needs: templates may nest deeply (reserved, not committed). [`run`]
+/// runs the commands that read templates and YAML on a thread of this size
+/// (`crate::stack`): the engine renders on it (`workspace::render_on_this_thread`), and
+/// the output is written from it.
 pub const STACK_SIZE: usize = ytt::workspace::RUN_STACK;
 
 /// Runs `ytt` with `args` (program name first). Errors are to be printed by the caller as
@@ -79,12 +80,12 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
     match cli.command {
         None => {
             no_extra_args("ytt", &cli.template.extra)?;
-            template::run(Options::from_flags(cli.template)?)
+            on_run_stack(move || template::run(Options::from_flags(cli.template)?))
         }
         Some(Command::Template(Deferred(f))) => {
             let f = cli.template.merge(*f);
             no_extra_args("ytt template", &f.extra)?;
-            template::run(Options::from_flags(f)?)
+            on_run_stack(move || template::run(Options::from_flags(f)?))
         }
         Some(Command::Version(a)) => {
             no_extra_args("ytt version", &a.extra)?;
@@ -92,17 +93,33 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
         }
         Some(Command::Fmt(Deferred(f))) => {
             no_extra_args("ytt fmt", &f.extra)?;
-            fmt::run(&f)
+            on_run_stack(move || fmt::run(&f))
         }
         Some(Command::Completion(Deferred(c))) => completion::run(&c.args),
         Some(Command::Lsp(a)) => {
             no_extra_args("ytt lsp", &a.extra)?;
-            lsp::run()
+            on_run_stack(lsp::run)
         }
         Some(Command::Website(Deferred(w))) => {
             no_extra_args("ytt website", &w.extra)?;
             bail!("Command 'ytt website' is not supported by this ytt (it serves the playground over HTTP)")
         }
+    }
+}
+
+/// `run()` with [`STACK_SIZE`]: what reads templates and YAML recurses as deep as they
+/// nest (`crate::stack`); the other commands run without it. A panic of `run` goes on
+/// here, to the binary's report of it.
+fn on_run_stack<T: Send>(run: impl FnOnce() -> Result<T> + Send) -> Result<T> {
+    let mut run = Some(run);
+    match crate::stack::on_stack_of(STACK_SIZE, || run.take().map(|run| run())) {
+        Some(Ok(done)) => done.unwrap_or_else(|| bail!("internal error: the run did not start")),
+        Some(Err(panic)) => std::panic::resume_unwind(panic),
+        // no room for a big stack: on this one
+        None => run.take().map_or_else(
+            || bail!("internal error: the run did not start"),
+            |run| run(),
+        ),
     }
 }
 
