@@ -717,3 +717,30 @@ fn computed_keys_are_checked_against_every_item_of_their_map() {
     );
     assert_eq!(out.ok(), "a: a\nb: b\nc: 1\n");
 }
+
+/// Integers become text without `core::fmt` where they are inline (vendor/starlark
+/// PATCHES.md): the same digits at the edges of the inline range and past it, in every
+/// conversion (`str`, `repr`, `format`, `%`, `+` of `str`, a list's repr, a text template).
+#[test]
+fn integers_as_text_at_the_edges_of_their_range() {
+    let out = tpl(
+        "#@ ns = [0, -1, 7, 2147483647, -2147483648, 2147483648, -2147483649]\n\
+         s: #@ [str(n) for n in ns]\n\
+         r: #@ repr(ns)\n\
+         f: #@ \"{}|{}|{}\".format(ns[3], ns[4], ns[5])\n\
+         p: #@ \"%s %d %r\" % (ns[4], ns[1], ns[2])\n\
+         c: #@ \"k-\" + str(ns[6])\n\
+         #@yaml/text-templated-strings\n\
+         t: (@= str(ns[3] + 1) @)-(@= str(ns[2]) @)\n",
+        &[],
+    );
+    assert_eq!(
+        out.ok(),
+        "s:\n- \"0\"\n- \"-1\"\n- \"7\"\n- \"2147483647\"\n- \"-2147483648\"\n- \"2147483648\"\n- \"-2147483649\"\n\
+         r: '[0, -1, 7, 2147483647, -2147483648, 2147483648, -2147483649]'\n\
+         f: 2147483647|-2147483648|2147483648\n\
+         p: -2147483648 -1 7\n\
+         c: k--2147483649\n\
+         t: 2147483648-7\n"
+    );
+}

@@ -1401,6 +1401,11 @@ impl<'v> ValueLike<'v> for Value<'v> {
     }
 
     fn collect_repr(self, collector: &mut String) {
+        // ytt-rs patch: an int needs no cycle detection, nor `core::fmt`
+        if let Some(i) = self.unpack_inline_int() {
+            collector.push_str(itoa::Buffer::new().format(i.to_i32()));
+            return;
+        }
         match repr_stack_push(self) {
             Ok(_guard) => {
                 self.get_ref().collect_repr(collector);
@@ -1415,6 +1420,11 @@ impl<'v> ValueLike<'v> for Value<'v> {
         // Fast path: strings don't need cycle detection or vtable dispatch.
         if let Some(s) = self.unpack_starlark_str() {
             collector.push_str(s.as_str());
+            return;
+        }
+        // ytt-rs patch: an int needs no cycle detection, nor `core::fmt`
+        if let Some(i) = self.unpack_inline_int() {
+            collector.push_str(itoa::Buffer::new().format(i.to_i32()));
             return;
         }
         match repr_stack_push(self) {
