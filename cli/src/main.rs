@@ -5,7 +5,8 @@
 //! answers by parsing `/proc/self/maps` — about a sixth of `ytt version`. A run does not
 //! recurse deeply on that stack (`ytt_cli::stack`); what else that start-up does and a run
 //! needs is done here (`start`).
-#![cfg_attr(target_os = "linux", no_main)]
+//! (Its unit-test build keeps the test harness's `main`.)
+#![cfg_attr(all(target_os = "linux", not(test)), no_main)]
 
 use std::io::Write;
 
@@ -27,7 +28,7 @@ static SMALL_PAGES_FIRST: extern "C" fn() = {
     small_pages
 };
 
-#[cfg(target_os = "linux")]
+#[cfg(all(target_os = "linux", not(test)))]
 #[no_mangle]
 extern "C" fn main(_argc: libc::c_int, _argv: *const *const libc::c_char) -> libc::c_int {
     start();
@@ -37,7 +38,7 @@ extern "C" fn main(_argc: libc::c_int, _argv: *const *const libc::c_char) -> lib
     libc::c_int::from(code)
 }
 
-#[cfg(not(target_os = "linux"))]
+#[cfg(any(not(target_os = "linux"), test))]
 fn main() -> std::process::ExitCode {
     std::process::ExitCode::from(run())
 }
@@ -45,7 +46,7 @@ fn main() -> std::process::ExitCode {
 /// What Rust's start-up does that a run relies on: writing to a closed pipe is an error
 /// (EPIPE), not a signal that kills the process; a standard stream that is not open is
 /// /dev/null, so that no file the run opens takes its number.
-#[cfg(target_os = "linux")]
+#[cfg(all(target_os = "linux", not(test)))]
 fn start() {
     // SAFETY: ignoring SIGPIPE changes no memory; poll reads three descriptors' states;
     // open gives a new descriptor, the lowest free one: the stream's.
