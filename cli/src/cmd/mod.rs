@@ -111,16 +111,8 @@ pub fn run(args: Vec<OsString>) -> Result<()> {
 /// nest (`crate::stack`); the other commands run without it. A panic of `run` goes on
 /// here, to the binary's report of it.
 fn on_run_stack<T: Send>(run: impl FnOnce() -> Result<T> + Send) -> Result<T> {
-    let mut run = Some(run);
-    match crate::stack::on_stack_of(STACK_SIZE, || run.take().map(|run| run())) {
-        Some(Ok(done)) => done.unwrap_or_else(|| bail!("internal error: the run did not start")),
-        Some(Err(panic)) => std::panic::resume_unwind(panic),
-        // no room for a big stack: on this one
-        None => run.take().map_or_else(
-            || bail!("internal error: the run did not start"),
-            |run| run(),
-        ),
-    }
+    crate::stack::on_stack_of(STACK_SIZE, run)
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
 fn no_extra_args(path: &str, extra: &[String]) -> Result<()> {
