@@ -30,9 +30,20 @@ static SMALL_PAGES_FIRST: extern "C" fn() = {
 
 #[cfg(all(target_os = "linux", not(test)))]
 #[no_mangle]
-extern "C" fn main(_argc: libc::c_int, _argv: *const *const libc::c_char) -> libc::c_int {
+extern "C" fn main(argc: libc::c_int, argv: *const *const libc::c_char) -> libc::c_int {
     start();
-    let code = run();
+    // the arguments as the C runtime hands them over: std's own copy is filled by its
+    // start-up on every libc but glibc
+    let args = (0..usize::try_from(argc).unwrap_or(0))
+        .map(|i| {
+            use std::os::unix::ffi::OsStrExt;
+            // SAFETY: argv holds argc pointers to NUL-terminated strings, alive for the
+            // process
+            let arg = unsafe { std::ffi::CStr::from_ptr(*argv.add(i)) };
+            std::ffi::OsStr::from_bytes(arg.to_bytes()).to_os_string()
+        })
+        .collect();
+    let code = run(args);
     // Rust's own start-up would flush standard output at exit
     let _ = std::io::stdout().flush();
     libc::c_int::from(code)
@@ -40,7 +51,7 @@ extern "C" fn main(_argc: libc::c_int, _argv: *const *const libc::c_char) -> lib
 
 #[cfg(any(not(target_os = "linux"), test))]
 fn main() -> std::process::ExitCode {
-    std::process::ExitCode::from(run())
+    std::process::ExitCode::from(run(std::env::args_os().collect()))
 }
 
 /// What Rust's start-up does that a run relies on: writing to a closed pipe is an error
@@ -67,11 +78,10 @@ fn start() {
     }
 }
 
-/// Runs the command line; the exit code.
-fn run() -> u8 {
+/// Runs the command line of `args` (program name first); the exit code.
+fn run(args: Vec<std::ffi::OsString>) -> u8 {
     // Panics are reported as errors below, not by the default hook.
     std::panic::set_hook(Box::new(|_| {}));
-    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let caught = std::panic::catch_unwind(move || ytt_cli::cmd::run(args));
     let result = caught.unwrap_or_else(|panic| {
         Err(anyhow::anyhow!(
