@@ -55,11 +55,6 @@ local ok, err = pcall(function()
     table.insert(result.clients, client.name)
   end
 end)
-if not ok then result.error = tostring(err) end
-local f = io.open(os.getenv("OUT"), "w")
-f:write(vim.fn.json_encode(result))
-f:close()
-vim.cmd("qa!")
 "#;
 
 #[test]

@@ -741,9 +741,4 @@ local ok, err = pcall(function()
   end
   vim.lsp.stop_client(client)
 end)
-if not ok then result.error = tostring(err) end
-local f = io.open(os.getenv("OUT"), "w")
-f:write(vim.fn.json_encode(result))
-f:close()
-vim.cmd("qa!")
 "#;

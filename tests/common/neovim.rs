@@ -1,5 +1,6 @@
 //! Driving a headless Neovim from a test: its built-in LSP client runs a Lua script that
-//! writes what the editor received to `$OUT` as JSON, and quits whatever happens.
+//! fills a table `result` with what the editor received, its steps run by `pcall` into
+//! `ok, err`; [`run`] then writes `result` to `$OUT` as JSON and quits whatever happened.
 
 use std::ffi::OsStr;
 use std::io::{Read, Write};
@@ -9,6 +10,15 @@ use std::time::{Duration, Instant};
 
 /// Set (as `.ci/run` sets it), a machine without `nvim` fails the Neovim tests.
 pub const REQUIRE_NEOVIM: &str = "YTT_REQUIRE_NEOVIM";
+
+/// What every script ends with: the result, or the error that cut it short, written out.
+const EPILOGUE: &str = r#"
+if not ok then result.error = tostring(err) end
+local f = io.open(os.getenv("OUT"), "w")
+f:write(vim.fn.json_encode(result))
+f:close()
+vim.cmd("qa!")
+"#;
 
 /// How long a session may take (a debug build on a loaded machine).
 const PATIENCE: Duration = Duration::from_secs(60);
@@ -30,12 +40,13 @@ pub fn available(test: &str) -> bool {
     false
 }
 
-/// Runs `script` (Lua) in a headless Neovim without user configuration, in `dir`, with
-/// `env`, and returns the JSON it wrote to `$OUT` (a file in `scratch`).
+/// Runs `script` (Lua, see the module's documentation) and [`EPILOGUE`] in a headless Neovim
+/// without user configuration, in `dir`, with `env`, and returns the JSON written to `$OUT`
+/// (a file in `scratch`).
 pub fn run(script: &str, dir: &Path, scratch: &Path, env: &[(&str, &OsStr)]) -> serde_json::Value {
     let lua = scratch.join("test.lua");
     let out = scratch.join("out.json");
-    std::fs::write(&lua, script).unwrap();
+    std::fs::write(&lua, format!("{script}{EPILOGUE}")).unwrap();
     let mut nvim = Command::new("nvim")
         .args(["--headless", "--clean", "-n", "-i", "NONE", "-u", "NONE"])
         .arg("-c")
