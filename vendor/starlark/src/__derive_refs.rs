@@ -31,8 +31,17 @@ pub use inventory;
 // `pagable` re-exports so macros can reach them via `$crate::__derive_refs`,
 // without consumer crates needing a direct `pagable` dependency.
 pub use pagable::StaticValue;
+// ytt-rs patch: for `__pagable_static_value!`.
+pub use pagable::static_value::StaticValueEntry as PagableStaticValueEntry;
+#[cfg(feature = "pagable")]
 pub use pagable::static_str;
+#[cfg(feature = "pagable")]
 pub use pagable::static_value;
+// ytt-rs patch: without `pagable`, the same statics without their registration.
+#[cfg(not(feature = "pagable"))]
+pub use crate::__pagable_static_str as static_str;
+#[cfg(not(feature = "pagable"))]
+pub use crate::__pagable_static_value as static_value;
 pub mod components;
 pub mod invoke_macro_error;
 pub mod param_spec;

@@ -74,8 +74,8 @@ pub struct NativeCallableParamSpec {
     pub kwargs: Option<NativeCallableParam>,
 }
 
-pagable::static_str!(ARGS_NAME = "args");
-pagable::static_str!(KWARGS_NAME = "kwargs");
+crate::__derive_refs::static_str!(ARGS_NAME = "args");
+crate::__derive_refs::static_str!(KWARGS_NAME = "kwargs");
 
 impl NativeCallableParamSpec {
     /// For a function accepting raw `&Arguments`.

@@ -509,7 +509,8 @@ macro_rules! globals_static {
                 $init,
             );
 
-        $crate::__derive_refs::inventory::submit! {
+        // ytt-rs patch: registered only where `pagable` serialization is built
+        $crate::__pagable_inventory_submit! {
             $crate::__derive_refs::StaticHeapEntry {
                 file: file!(),
                 line: line!(),

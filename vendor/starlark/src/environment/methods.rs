@@ -342,7 +342,8 @@ macro_rules! methods_static {
                 $init,
             );
 
-        $crate::__derive_refs::inventory::submit! {
+        // ytt-rs patch: registered only where `pagable` serialization is built
+        $crate::__pagable_inventory_submit! {
             $crate::__derive_refs::StaticHeapEntry {
                 file: file!(),
                 line: line!(),

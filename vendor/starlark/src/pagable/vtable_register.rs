@@ -54,6 +54,40 @@ macro_rules! __pagable_inventory_submit {
     ($($entry:tt)*) => {};
 }
 
+/// ytt-rs patch: `pagable::static_value!` and `pagable::static_str!`, reached as
+/// `__derive_refs::static_value!` and `__derive_refs::static_str!`, register their value
+/// with `inventory` only when starlark is built with `pagable`. The registration is a
+/// constructor run before `main` (about 400 of them, one per builtin's parameter name),
+/// which touched 25 pages of code and data in every run; only pagable serialization
+/// reads the registry. Without the feature the value is the same `StaticValue`, its
+/// index never assigned, as upstream leaves the vtable registry out
+/// (`__pagable_inventory_submit`).
+#[cfg(not(feature = "pagable"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __pagable_static_value {
+    ($vis:vis $name:ident : $ty:ty = $val:expr, $wrapper:path) => {
+        $vis static $name: $crate::__derive_refs::StaticValue<$ty> = {
+            static ENTRY: $crate::__derive_refs::PagableStaticValueEntry<$ty> =
+                $crate::__derive_refs::PagableStaticValueEntry {
+                    value: $val,
+                    index: ::std::cell::Cell::new(u32::MAX),
+                };
+            $crate::__derive_refs::StaticValue(&ENTRY)
+        };
+    };
+}
+
+/// ytt-rs patch: see `__pagable_static_value`.
+#[cfg(not(feature = "pagable"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __pagable_static_str {
+    ($vis:vis $name:ident = $val:expr) => {
+        $crate::__pagable_static_value!($vis $name: str = $val, unregistered);
+    };
+}
+
 /// Register a frozen value type for deserialization. But without impl VtableRegistered.
 #[macro_export]
 macro_rules! register_simple_vtable_entry {

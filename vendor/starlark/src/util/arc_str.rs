@@ -46,7 +46,7 @@ pub struct ArcStr(ArcOrStatic<str>);
 
 impl ArcStr {
     /// Create from a `&'static str`. Allocates an `Arc<str>` — for zero-copy
-    /// round-trippable static strings, register via `pagable::static_str!`
+    /// round-trippable static strings, register via `crate::__derive_refs::static_str!`
     /// and use [`ArcStr::new_static_value`].
     pub fn new_static(s: StaticStr) -> ArcStr {
         // ArcStr(ArcOrStatic::new_arc(Arc::from(s)))
@@ -79,7 +79,7 @@ impl Borrow<str> for ArcStr {
     }
 }
 
-pagable::static_str!(EMPTY_STR = "");
+crate::__derive_refs::static_str!(EMPTY_STR = "");
 
 impl<'a> From<&'a str> for ArcStr {
     fn from(s: &'a str) -> Self {

@@ -29,7 +29,7 @@ use crate::codemap::Span;
 use crate::values::any::FrozenAnyValue;
 
 static EMPTY_NATIVE_CODEMAP: NativeCodeMap = NativeCodeMap::new("", 0, 0);
-pagable::static_value!(
+crate::__derive_refs::static_value!(
     EMPTY_NATIVE_CODEMAP_STATIC: NativeCodeMap = &EMPTY_NATIVE_CODEMAP,
     starlark_syntax::codemap::NativeCodeMapStaticEntry
 );

@@ -26,7 +26,7 @@ macro_rules! rust_loc {
         use crate::eval::runtime::frozen_file_span::FrozenFileSpan;
 
         static NATIVE_CODEMAP: NativeCodeMap = NativeCodeMap::new(file!(), line!(), column!());
-        pagable::static_value!(
+        crate::__derive_refs::static_value!(
             NATIVE_CODEMAP_STATIC: NativeCodeMap = &NATIVE_CODEMAP,
             starlark_syntax::codemap::NativeCodeMapStaticEntry
         );

@@ -121,7 +121,8 @@ pub(crate) fn get_static_value_id(fv: FrozenValue) -> Option<StaticValueId> {
     STATIC_VALUE_MAPS.addr_to_id.get(&addr).copied()
 }
 
-#[cfg(test)]
+// ytt-rs patch: the static values are registered only with `pagable`
+#[cfg(all(test, feature = "pagable"))]
 mod tests {
     use super::*;
     use crate::const_frozen_string;

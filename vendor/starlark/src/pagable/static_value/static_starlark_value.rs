@@ -64,7 +64,8 @@ macro_rules! static_starlark_value {
             $vis static $name: $crate::values::AllocStaticSimple<$ty> =
                 $crate::values::AllocStaticSimple::alloc($value);
 
-            $crate::__derive_refs::inventory::submit! {
+            // ytt-rs patch: registered only where `pagable` serialization is built
+            $crate::__pagable_inventory_submit! {
                 $crate::__derive_refs::StaticValueEntry::new(
                     concat!(file!(), "::", stringify!($name)),
                     line!(),
@@ -89,7 +90,8 @@ macro_rules! static_starlark_value {
         $vis static $name: $crate::values::AllocStaticSimple<$ty> =
             $crate::values::AllocStaticSimple::alloc($($value)+);
 
-        $crate::__derive_refs::inventory::submit! {
+        // ytt-rs patch: registered only where `pagable` serialization is built
+        $crate::__pagable_inventory_submit! {
             $crate::__derive_refs::StaticValueEntry::new(
                 file!(),
                 line!(),

@@ -68,7 +68,8 @@ macro_rules! static_type_compiled {
             $ty_expr,
         );
 
-        $crate::__derive_refs::inventory::submit! {
+        // ytt-rs patch: registered only where `pagable` serialization is built
+        $crate::__pagable_inventory_submit! {
             $crate::__derive_refs::StaticValueEntry::new(
                 file!(),
                 line!(),

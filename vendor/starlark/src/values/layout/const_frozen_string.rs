@@ -38,7 +38,8 @@ macro_rules! const_frozen_string {
                 $crate::values::StarlarkStrNRepr::new(if UNREACHABLE { "xx" } else { $s });
 
             // Register for pagable serialization (only for multi-char strings).
-            $crate::__derive_refs::inventory::submit! {
+            // ytt-rs patch: registered only where `pagable` serialization is built
+        $crate::__pagable_inventory_submit! {
                 $crate::__derive_refs::StaticValueEntry::new(
                     file!(),
                     line!(),

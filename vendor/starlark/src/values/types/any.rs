@@ -297,7 +297,8 @@ macro_rules! static_starlark_any {
             $crate::values::types::any::StarlarkAny::new($value),
         );
 
-        $crate::__derive_refs::inventory::submit! {
+        // ytt-rs patch: registered only where `pagable` serialization is built
+        $crate::__pagable_inventory_submit! {
             $crate::__derive_refs::StaticValueEntry::new(
                 file!(),
                 line!(),

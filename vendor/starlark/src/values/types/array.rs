@@ -93,7 +93,8 @@ pub(crate) static VALUE_EMPTY_ARRAY: ValueEmptyArray =
     ValueEmptyArray(AllocStaticSimple::alloc(unsafe { Array::new(0, 0) }));
 
 // Manual registration for pagable serialization (can't use macro due to wrapper struct)
-inventory::submit! {
+// ytt-rs patch: only where `pagable` serialization is built
+crate::__pagable_inventory_submit! {
     crate::__derive_refs::StaticValueEntry::new(
         file!(),
         line!(),

@@ -278,7 +278,8 @@ macro_rules! declare_starlark_value_as_type {
         $vis static $name: $crate::__derive_refs::StarlarkValueAsType<$T> =
             $crate::__derive_refs::StarlarkValueAsType::$constructor();
 
-        $crate::__derive_refs::inventory::submit! {
+        // ytt-rs patch: registered only where `pagable` serialization is built
+        $crate::__pagable_inventory_submit! {
             $crate::__derive_refs::StaticValueEntry::new(
                 file!(),
                 line!(),

@@ -27,9 +27,9 @@ use crate::values::layout::heap::profile::alloc_counts::AllocCounts;
 use crate::values::layout::heap::profile::string_index::StringId;
 use crate::values::layout::heap::profile::string_index::StringIndex;
 
-pagable::static_str!(ROOT_STR = "(root)");
-pagable::static_str!(TOTALS_STR = "TOTALS");
-pagable::static_str!(BLANK_STR = "");
+crate::__derive_refs::static_str!(ROOT_STR = "(root)");
+crate::__derive_refs::static_str!(TOTALS_STR = "TOTALS");
+crate::__derive_refs::static_str!(BLANK_STR = "");
 
 /// Information relating to a function.
 #[derive(Default, Debug, Clone)]
