@@ -73,6 +73,25 @@ fn version_command_and_flag() {
     }
 }
 
+/// The dynamically linked binary carries its unwinder (cli/build.rs): the dynamic loader
+/// has no `libgcc_s` to map, whose constructor costs start-up time. (A static build loads
+/// nothing; it runs `version` when asked to list what it loads.)
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn the_binary_loads_no_unwinder_library() {
+    let out = Command::new(env!("CARGO_BIN_EXE_ytt"))
+        .arg("version")
+        .env("LD_TRACE_LOADED_OBJECTS", "1")
+        .output()
+        .unwrap();
+    let listed = String::from_utf8_lossy(&out.stdout);
+    if listed.contains("libc.so") {
+        assert!(!listed.contains("libgcc_s"), "{listed}");
+    } else {
+        assert_eq!(listed, "ytt version 0.50.0\n");
+    }
+}
+
 #[test]
 fn no_files_outputs_nothing() {
     for args in [
