@@ -20,6 +20,8 @@ use std::alloc::{GlobalAlloc, Layout};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+mod first;
+
 /// Blocks from this size on are counted.
 const COUNTED_FROM: usize = 4096;
 
@@ -141,7 +143,8 @@ use mimalloc::MiMalloc as Inner;
 #[cfg(not(target_os = "linux"))]
 use std::alloc::System as Inner;
 
-/// The global allocator of the binary: [`Inner`] within the budget.
+/// The global allocator of the binary: the first small requests from a static block
+/// ([`first`]), the rest from [`Inner`]; all within the budget.
 pub struct Budgeted;
 
 impl Budgeted {
@@ -237,13 +240,19 @@ fn exceeded(message: &str) -> ! {
     std::process::exit(1);
 }
 
-// SAFETY: every call is forwarded to the inner allocator unchanged; the budget only counts
-// sizes, and ends the process where the inner allocator refuses.
+// SAFETY: a request is served by `first` (disjoint, aligned ranges of a static block,
+// never handed out twice) or forwarded to the inner allocator unchanged, and each pointer
+// goes back to where it came from; the budget only counts sizes, and ends the process
+// where the inner allocator refuses.
 unsafe impl GlobalAlloc for Budgeted {
     #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         Self::take(layout.size());
-        let p = unsafe { Inner.alloc(layout) };
+        let p = if first::full() {
+            unsafe { Inner.alloc(layout) }
+        } else {
+            unsafe { alloc_early(layout, false) }
+        };
         if p.is_null() {
             refused();
         }
@@ -253,7 +262,11 @@ unsafe impl GlobalAlloc for Budgeted {
     #[inline]
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         Self::take(layout.size());
-        let p = unsafe { Inner.alloc_zeroed(layout) };
+        let p = if first::full() {
+            unsafe { Inner.alloc_zeroed(layout) }
+        } else {
+            unsafe { alloc_early(layout, true) }
+        };
         if p.is_null() {
             refused();
         }
@@ -263,19 +276,62 @@ unsafe impl GlobalAlloc for Budgeted {
     #[inline]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         Self::give_back(layout.size());
-        unsafe { Inner.dealloc(ptr, layout) }
+        if !first::holds(ptr) {
+            unsafe { Inner.dealloc(ptr, layout) }
+        }
     }
 
     #[inline]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         Self::take(new_size);
-        let p = unsafe { Inner.realloc(ptr, layout, new_size) };
+        let p = if first::holds(ptr) {
+            unsafe { realloc_from_first(ptr, layout, new_size) }
+        } else {
+            unsafe { Inner.realloc(ptr, layout, new_size) }
+        };
         if p.is_null() {
             refused();
         }
         Self::give_back(layout.size());
         p
     }
+}
+
+/// An allocation while the block of [`first`] serves requests: from it (its memory is
+/// zeroed) or from [`Inner`]. Out of line, as is all the block's code but two checks.
+///
+/// # Safety
+///
+/// As `GlobalAlloc::alloc`.
+#[inline(never)]
+unsafe fn alloc_early(layout: Layout, zeroed: bool) -> *mut u8 {
+    match first::take(layout) {
+        Some(p) => p,
+        None if zeroed => unsafe { Inner.alloc_zeroed(layout) },
+        None => unsafe { Inner.alloc(layout) },
+    }
+}
+
+/// `GlobalAlloc::realloc` of memory from the block of [`first`]: in place where it can
+/// be, else moved to the block or to [`Inner`]. Null where [`Inner`] refuses.
+///
+/// # Safety
+///
+/// As `GlobalAlloc::realloc`, for `ptr` from [`first::take`].
+#[inline(never)]
+unsafe fn realloc_from_first(ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+    if first::resize_in_place(ptr, layout.size(), new_size) {
+        return ptr;
+    }
+    // SAFETY: the caller's alignment with the new size is a valid layout (realloc's contract)
+    let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
+    let to = unsafe { alloc_early(new_layout, false) };
+    if !to.is_null() {
+        // SAFETY: both hold the smaller size, and they do not overlap: a range of the
+        // block is never handed out twice
+        unsafe { std::ptr::copy_nonoverlapping(ptr, to, layout.size().min(new_size)) };
+    }
+    to
 }
 
 /// The system refused memory the budget allows: a `Vec` would abort, the Starlark heap
