@@ -22,7 +22,7 @@ const SIZE: usize = 256 << 10;
 
 /// The largest request served from the block: larger ones are few, and are the data of
 /// runs too large for the block to matter.
-const LARGEST: usize = 16 << 10;
+const LARGEST: usize = 32 << 10;
 
 /// The block's alignment, and the largest served.
 const PAGE: usize = 4096;
