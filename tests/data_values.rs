@@ -553,3 +553,36 @@ fn a_renamed_data_values_file_may_be_a_pipe() {
     writer.join().unwrap().unwrap();
     assert_eq!(out.ok(), "a: 42\n");
 }
+
+/// Data values are merged by the overlay engine: an array item of a data-values overlay
+/// matched by key finds an integer only by an integer, as the reference's does (Go values
+/// compared).
+#[test]
+fn an_overlay_matches_an_integer_only_by_an_integer() {
+    let overlay = |port: &str| {
+        format!(
+            "#@ load(\"@ytt:overlay\", \"overlay\")\n\
+             #@data/values\n---\nports:\n\
+             #@overlay/match by=overlay.map_key(\"port\"), missing_ok=True\n\
+             - port: {port}\n  name: web\n"
+        )
+    };
+    let project = |port: &str| {
+        Ytt::new()
+            .file(
+                "base.yml",
+                "#@data/values\n---\nports:\n- port: 80\n  name: http\n",
+            )
+            .file("over.yml", &overlay(port))
+            .file("tpl.yml", TPL)
+    };
+    let args = ["-f", "base.yml", "-f", "over.yml", "-f", "tpl.yml"];
+    assert_eq!(
+        project("80").run(&args).ok(),
+        "values:\n  ports:\n  - port: 80\n    name: web\n"
+    );
+    assert_eq!(
+        project("80.0").run(&args).ok(),
+        "values:\n  ports:\n  - port: 80\n    name: http\n  - port: 80\n    name: web\n"
+    );
+}

@@ -817,3 +817,86 @@ out: #@ overlay.apply(left(), right())
         "overlay.apply: Map item (key 'a') on line tpl.yml:8: Array item on line tpl.yml:10: Expected only one of keyword arguments ('missing_ok', 'expects') specified",
     );
 }
+
+/// An integer never matches a float of the same value, wherever the overlay engine
+/// compares nodes (the reference compares Go values): `map_key`, `subset` (nested in maps
+/// and arrays too), a map item's key; floats match floats, integers integers.
+#[test]
+fn an_integer_never_matches_a_float() {
+    let items = |right: &str| {
+        format!(
+            r#"
+---
+#@ def left():
+- name: 1
+  v: a
+- name: 2.5
+  v: b
+#@ end
+---
+#@ def right():
+#@overlay/match by=overlay.map_key("name")
+- name: {right}
+  v: z
+#@ end
+---
+out: #@ overlay.apply(left(), right())
+"#
+        )
+    };
+    ok(
+        &items("1"),
+        "out:\n- name: 1\n  v: z\n- name: 2.5\n  v: b\n",
+    );
+    ok(
+        &items("2.5"),
+        "out:\n- name: 1\n  v: a\n- name: 2.5\n  v: z\n",
+    );
+    err(
+        &items("1.0"),
+        "overlay.apply: Array item on line tpl.yml:14: Expected number of matched nodes to be 1, but was 0",
+    );
+
+    // documents matched by subset: a scalar, and inside an array and a map
+    let docs = |subset: &str| {
+        format!(
+            r#"
+---
+a: [1, {{x: 2.0}}, 3]
+count: 2
+---
+#@overlay/match by=overlay.subset({subset}), expects="0+"
+---
+#@overlay/match missing_ok=True
+hit: true
+"#
+        )
+    };
+    let hit = "a:\n- 1\n- x: 2\n- 3\ncount: 2\nhit: true\n";
+    let missed = "a:\n- 1\n- x: 2\n- 3\ncount: 2\n";
+    ok(&docs(r#"{"count": 2}"#), hit);
+    ok(&docs(r#"{"count": 4 / 2}"#), missed);
+    ok(&docs(r#"{"a": [1, {"x": 2.0}]}"#), hit);
+    ok(&docs(r#"{"a": [1, {"x": 2}]}"#), missed);
+    ok(&docs(r#"{"a": [1.0]}"#), missed);
+
+    // a map item's key, named as the reference names it (Go's %s of a float64)
+    let keys = r#"
+---
+m:
+  1: a
+---
+#@overlay/match by=overlay.all
+---
+m:
+  1.0: b
+"#;
+    let out = run_with(keys, &[]);
+    assert_eq!(out.code, 1, "stdout: {}", out.stdout);
+    assert!(
+        out.stderr
+            .contains("Map item (key '%!s(float64=1)') on line tpl.yml:11:"),
+        "{}",
+        out.stderr
+    );
+}

@@ -39,7 +39,6 @@
 //! - keys are written with Go's `%s` (`key.rs`): strings unquoted (`"on"` → `on`),
 //!   other scalars as Go's verb error (`0755:` → `%!s(int=493):`).
 
-mod key;
 mod printer;
 
 #[cfg(test)]

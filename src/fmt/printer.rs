@@ -14,7 +14,7 @@
 //! the first line starts) prints without it, unless comments come first. Comments after
 //! the file's last node make one more, empty, document at the end.
 
-use super::key::write_key;
+use crate::yaml::emit::write_key_go;
 use crate::yaml::emit::yaml_node;
 use crate::yaml::{ArrayItem, Comment, DocSet, MapItem, Meta, Node};
 
@@ -121,7 +121,7 @@ impl Printer<'_> {
                 self.indent(indent);
             }
             inline = false;
-            write_key(self.out, &item.key);
+            write_key_go(self.out, &item.key);
             self.out.push(':');
             self.value(&item.value, &c.trailing, indent, After::Key);
             self.end_item(&c.own);

@@ -509,7 +509,9 @@ mod tests {
             "True"
         );
         assert_eq!(e("overlay.subset({'a': 2})(0, {'a': 1}, None)"), "False");
-        assert_eq!(e("overlay.map_key('a')(0, {'a': 1}, {'a': 1.0})"), "True");
+        assert_eq!(e("overlay.map_key('a')(0, {'a': 1}, {'a': 1})"), "True");
+        // an integer never matches a float (Node::same_as)
+        assert_eq!(e("overlay.map_key('a')(0, {'a': 1}, {'a': 1.0})"), "False");
         assert_eq!(
             e("overlay.and_op(overlay.all, lambda i, l, r: l > 1)(0, 2, None)"),
             "True"

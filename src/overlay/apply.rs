@@ -719,7 +719,7 @@ impl<H: Host + ?Sized> Engine<'_, H> {
                 .map_err(|e| {
                     let frame = format!(
                         "Map item (key '{}') on line {}",
-                        ri.key.key_text(),
+                        crate::yaml::emit::key_go(&ri.key),
                         self.describe(&ri.meta.pos)
                     );
                     e.within_node(frame, &ri.meta.pos)

@@ -77,7 +77,7 @@ impl Matcher {
 }
 
 /// `overlay.map_key(name)`: both sides must be maps holding `name`; their values must be
-/// equal (ints and floats compare numerically).
+/// equal (an integer never equals a float: [`Node::same_as`]).
 pub fn map_key_matches(name: &Node, left: &Node, right: &Node) -> Result<bool, String> {
     let Node::Map(l) = left else {
         return Err(format!(
@@ -103,11 +103,12 @@ pub fn map_key_matches(name: &Node, left: &Node, right: &Node) -> Result<bool, S
     let Some(lv) = l.get(name) else {
         return Err(missing());
     };
-    Ok(lv.value_eq(rv))
+    Ok(lv.same_as(rv))
 }
 
 /// Checks that `left` contains `expected`: maps recursively by key, arrays item by item as
-/// a prefix, scalars by value (ints and floats numerically). The error says what differed.
+/// a prefix, scalars by value (an integer never equals a float: [`Node::same_as`]). The
+/// error says what differed.
 pub fn compare_subset(left: &Node, expected: &Node) -> Result<(), String> {
     match expected {
         Node::Map(em) => {
@@ -115,7 +116,7 @@ pub fn compare_subset(left: &Node, expected: &Node) -> Result<(), String> {
                 return Err(format!("Expected map, but was {}", left.type_name()));
             };
             for item in &em.items {
-                match lm.get(&item.key) {
+                match lm.get_same(&item.key) {
                     Some(lv) => compare_subset(lv, &item.value)?,
                     None => {
                         return Err(format!(
@@ -144,7 +145,7 @@ pub fn compare_subset(left: &Node, expected: &Node) -> Result<(), String> {
             Ok(())
         }
         _ => {
-            if left.is_scalar() && left.value_eq(expected) {
+            if left.is_scalar() && left.same_as(expected) {
                 Ok(())
             } else {
                 Err(format!(
@@ -259,7 +260,14 @@ mod tests {
             ("a", Node::Int(1.into())),
             ("b", arr(vec![s("x"), s("y")])),
         ]);
-        assert!(compare_subset(&left, &map(vec![("a", Node::Float(1.0))])).is_ok());
+        assert!(compare_subset(&left, &map(vec![("a", Node::Int(1.into()))])).is_ok());
+        // an integer never matches a float, in an array or a map too
+        assert!(compare_subset(&left, &map(vec![("a", Node::Float(1.0))])).is_err());
+        let floats = map(vec![("f", arr(vec![Node::Float(2.0)]))]);
+        assert!(compare_subset(&floats, &floats).is_ok());
+        assert!(
+            compare_subset(&floats, &map(vec![("f", arr(vec![Node::Int(2.into())]))])).is_err()
+        );
         assert!(compare_subset(&left, &map(vec![("b", arr(vec![s("x")]))])).is_ok());
         assert!(compare_subset(&left, &map(vec![("b", arr(vec![s("y")]))])).is_err());
         assert!(compare_subset(&left, &map(vec![("c", Node::Null)])).is_err());
@@ -288,7 +296,9 @@ mod tests {
     fn map_key() {
         let l = map(vec![("name", Node::Int(1.into()))]);
         let r = map(vec![("name", Node::Float(1.0))]);
-        assert_eq!(map_key_matches(&s("name"), &l, &r), Ok(true));
+        assert_eq!(map_key_matches(&s("name"), &l, &l), Ok(true));
+        assert_eq!(map_key_matches(&s("name"), &l, &r), Ok(false));
+        assert_eq!(map_key_matches(&s("name"), &r, &r), Ok(true));
         assert!(map_key_matches(&s("other"), &l, &r).is_err());
         assert!(map_key_matches(&s("name"), &s("x"), &r).is_err());
     }

@@ -465,7 +465,7 @@ mod tests {
         let mut left = as_map(keys(0, n));
         merge_plain(&mut left, as_map(keys(n / 2, n + n / 2)));
         assert_eq!(left, as_map(keys(0, n + n / 2)));
-        // an integer key and a float key of one value are one key
+        // an integer key and a float key of one value are two keys, as in an overlay
         let num = |k: Node, v: Node| {
             Node::Map(Map {
                 items: [MapItem {
@@ -481,8 +481,9 @@ mod tests {
         merge_plain(&mut left, num(Node::Int(7.into()), Node::Bool(true)));
         merge_plain(&mut left, num(Node::Float(7.0), Node::Bool(false)));
         let Node::Map(m) = &left else { panic!() };
-        assert_eq!(m.items.len(), n + 1);
-        assert_eq!(m.items[n].value, Node::Bool(false));
+        assert_eq!(m.items.len(), n + 2);
+        assert_eq!(m.items[n].value, Node::Bool(true));
+        assert_eq!(m.items[n + 1].value, Node::Bool(false));
     }
 
     #[test]

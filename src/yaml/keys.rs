@@ -8,9 +8,9 @@ use super::node::{Map, Node, Str};
 /// Below this many comparisons a scan is cheaper than building an index.
 const SCAN: usize = 1_024;
 
-/// The items of a map by key, for finding keys as `Node::value_eq` compares them (`1`
-/// and `1.0` are one key): each key's coarse form names a bucket, whose items are then
-/// compared with `value_eq`.
+/// The items of a map by key, for finding keys as the overlay engine does
+/// (`Node::same_as`: `1` and `1.0` are two keys): each key's coarse form names a bucket,
+/// whose items are then compared with `same_as`.
 pub struct KeyIndex {
     buckets: HashMap<Coarse, Vec<usize>>,
 }
@@ -19,8 +19,9 @@ pub struct KeyIndex {
 enum Coarse {
     Null,
     Bool(bool),
-    /// An integer and a float of the same value share one.
-    Number(u64),
+    Int(i128),
+    /// The float's bits, -0.0 as 0.0 (they are equal).
+    Float(u64),
     Str(Str),
     /// Maps, arrays and the rest: one bucket, compared in full.
     Other,
@@ -31,9 +32,8 @@ impl Coarse {
         match key {
             Node::Null => Coarse::Null,
             Node::Bool(b) => Coarse::Bool(*b),
-            // `value_eq` compares an integer with a float as the float it converts to
-            Node::Int(i) => Coarse::Number((i.get() as f64 + 0.0).to_bits()),
-            Node::Float(f) => Coarse::Number((f + 0.0).to_bits()),
+            Node::Int(i) => Coarse::Int(i.get()),
+            Node::Float(f) => Coarse::Float((f + 0.0).to_bits()),
             Node::Str(s) => Coarse::Str(s.clone()),
             _ => Coarse::Other,
         }
@@ -69,7 +69,7 @@ impl KeyIndex {
     /// Every item of `map` whose key is `key`, in order.
     pub fn all<'m>(&'m self, map: &'m Map, key: &'m Node) -> impl Iterator<Item = usize> + 'm {
         let bucket = self.buckets.get(&Coarse::of(key));
-        (bucket.into_iter().flatten().copied()).filter(move |&i| map.items[i].key.value_eq(key))
+        (bucket.into_iter().flatten().copied()).filter(move |&i| map.items[i].key.same_as(key))
     }
 }
 
@@ -77,7 +77,7 @@ impl KeyIndex {
 pub fn position(map: &Map, index: Option<&KeyIndex>, key: &Node) -> Option<usize> {
     match index {
         Some(index) => index.find(map, key),
-        None => map.items.iter().position(|i| i.key.value_eq(key)),
+        None => map.items.iter().position(|i| i.key.same_as(key)),
     }
 }
 
@@ -86,7 +86,7 @@ pub fn positions(map: &Map, index: Option<&KeyIndex>, key: &Node) -> Vec<usize> 
     match index {
         Some(index) => index.all(map, key).collect(),
         None => (map.items.iter().enumerate())
-            .filter(|(_, i)| i.key.value_eq(key))
+            .filter(|(_, i)| i.key.same_as(key))
             .map(|(at, _)| at)
             .collect(),
     }
@@ -134,7 +134,7 @@ mod tests {
             Node::Str("k0".into()),
             Node::Str("k1999".into()),
             Node::Str("k2000".into()),
-            // an integer and a float of one value are one key, both ways
+            // an integer and a float of one value are two keys, both ways
             Node::Float(1.0),
             int(2),
             int(0),
@@ -149,17 +149,25 @@ mod tests {
             assert_eq!(index.find(&m, key), scanned, "{key:?}");
             assert_eq!(positions(&m, Some(&index), key), positions(&m, None, key));
         }
-        // `1` and `1.0` are both found for either
-        let both = map(vec![int(1), Node::Str("x".into()), Node::Float(1.0)]);
+        // `1` finds only `1`, `1.0` only `1.0`, as the reference's overlays find keys
+        let both = map(vec![
+            int(1),
+            Node::Str("x".into()),
+            Node::Float(1.0),
+            int(1),
+        ]);
         let index = KeyIndex::for_lookups(&both, SCAN).expect("asked for many");
-        assert_eq!(positions(&both, Some(&index), &int(1)), [0, 2]);
-        assert_eq!(positions(&both, None, &Node::Float(1.0)), [0, 2]);
+        assert_eq!(positions(&both, Some(&index), &int(1)), [0, 3]);
+        assert_eq!(positions(&both, None, &int(1)), [0, 3]);
+        assert_eq!(positions(&both, Some(&index), &Node::Float(1.0)), [2]);
+        assert_eq!(positions(&both, None, &Node::Float(1.0)), [2]);
     }
 
     #[test]
     fn small_maps_are_scanned() {
         let m = map(vec![int(1), int(2)]);
         assert!(KeyIndex::for_lookups(&m, 3).is_none());
-        assert_eq!(position(&m, None, &Node::Float(2.0)), Some(1));
+        assert_eq!(position(&m, None, &int(2)), Some(1));
+        assert_eq!(position(&m, None, &Node::Float(2.0)), None);
     }
 }

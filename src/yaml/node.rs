@@ -490,25 +490,35 @@ impl Node {
     }
 
     /// Compare two nodes by value only (ignoring metadata); ints and floats compare
-    /// numerically, as the reference's overlay matchers do.
+    /// numerically, as Starlark's `==` does (validations' rules, schema lookups).
     pub fn value_eq(&self, other: &Node) -> bool {
+        self.eq_by(other, true)
+    }
+
+    /// Compare two nodes by value only (ignoring metadata) as the overlay engine matches
+    /// them: an integer never equals a float, whatever their values (the reference's
+    /// matchers compare Go values: `map_key` and `subset` do not match `1` with `1.0`,
+    /// nor a map item's key `1` with `1.0`).
+    pub fn same_as(&self, other: &Node) -> bool {
+        self.eq_by(other, false)
+    }
+
+    fn eq_by(&self, other: &Node, numbers_cross: bool) -> bool {
         match (self, other) {
             (Node::Int(a), Node::Float(b)) | (Node::Float(b), Node::Int(a)) => {
-                (a.get() as f64) == *b
+                numbers_cross && (a.get() as f64) == *b
             }
             (Node::Map(a), Node::Map(b)) => {
                 a.items.len() == b.items.len()
-                    && a.items
-                        .iter()
-                        .zip(&b.items)
-                        .all(|(x, y)| x.key.value_eq(&y.key) && x.value.value_eq(&y.value))
+                    && a.items.iter().zip(&b.items).all(|(x, y)| {
+                        x.key.eq_by(&y.key, numbers_cross) && x.value.eq_by(&y.value, numbers_cross)
+                    })
             }
             (Node::Array(a), Node::Array(b)) => {
                 a.items.len() == b.items.len()
-                    && a.items
-                        .iter()
+                    && (a.items.iter())
                         .zip(&b.items)
-                        .all(|(x, y)| x.value.value_eq(&y.value))
+                        .all(|(x, y)| x.value.eq_by(&y.value, numbers_cross))
             }
             _ => self == other,
         }
@@ -520,6 +530,15 @@ impl Map {
         self.items
             .iter()
             .find(|i| i.key.value_eq(key))
+            .map(|i| &i.value)
+    }
+
+    /// The value of the item whose key is `key` as the overlay engine finds keys
+    /// ([`Node::same_as`]).
+    pub fn get_same(&self, key: &Node) -> Option<&Node> {
+        self.items
+            .iter()
+            .find(|i| i.key.same_as(key))
             .map(|i| &i.value)
     }
 

@@ -1,11 +1,13 @@
-//! Map keys as the reference's formatter writes them: with Go's `%s` verb. A string key
-//! is written as it is, without quotes; any other scalar key gets Go's "wrong verb" text,
-//! `%!s(TYPE=VALUE)`, with the Go type the reference's YAML decoder gives it.
+//! Map keys as the reference writes them with Go's `%s` verb (its formatter, its overlay
+//! errors' `Map item (key '…')`). A string key is written as it is, without quotes; any
+//! other scalar key gets Go's "wrong verb" text, `%!s(TYPE=VALUE)`, with the Go type the
+//! reference's YAML decoder gives it.
 
-use crate::yaml::emit::write_float_go_v;
+use super::write_float_go_v;
 use crate::yaml::Node;
 
-pub(super) fn write_key(out: &mut String, key: &Node) {
+/// Writes `key` as Go's `%s` does.
+pub fn write_key_go(out: &mut String, key: &Node) {
     match key {
         Node::Str(s) => out.push_str(s),
         Node::Null => out.push_str("%!s(<nil>)"),
@@ -33,4 +35,11 @@ pub(super) fn write_key(out: &mut String, key: &Node) {
         // the parser only makes scalar keys
         Node::Map(_) | Node::Array(_) => out.push_str(key.type_name()),
     }
+}
+
+/// `key` as Go's `%s` writes it.
+pub fn key_go(key: &Node) -> String {
+    let mut out = String::new();
+    write_key_go(&mut out, key);
+    out
 }

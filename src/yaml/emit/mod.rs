@@ -2,6 +2,7 @@
 
 mod ahead;
 mod float;
+mod go_key;
 mod json;
 mod pos;
 mod split;
@@ -13,6 +14,7 @@ mod tests;
 pub use ahead::AheadWriter;
 pub(crate) use float::write_float_go_v;
 pub use float::{format_float_json, format_float_str, format_float_yaml};
+pub use go_key::{key_go, write_key_go};
 pub use json::{json_docset, json_texts, json_value};
 pub use pos::pos_docset;
 pub use yaml::{write_document, yaml_docset, yaml_node, yaml_texts};
