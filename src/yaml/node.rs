@@ -527,18 +527,19 @@ impl Node {
 
 impl Map {
     pub fn get(&self, key: &Node) -> Option<&Node> {
-        self.items
-            .iter()
-            .find(|i| i.key.value_eq(key))
-            .map(|i| &i.value)
+        self.get_by(key, Node::value_eq)
     }
 
     /// The value of the item whose key is `key` as the overlay engine finds keys
     /// ([`Node::same_as`]).
     pub fn get_same(&self, key: &Node) -> Option<&Node> {
+        self.get_by(key, Node::same_as)
+    }
+
+    fn get_by(&self, key: &Node, eq: fn(&Node, &Node) -> bool) -> Option<&Node> {
         self.items
             .iter()
-            .find(|i| i.key.same_as(key))
+            .find(|i| eq(&i.key, key))
             .map(|i| &i.value)
     }
 
