@@ -187,3 +187,37 @@ fn addressed_documents_keep_their_document_annotations() {
         "v:\n  name: lib-default\n  replicas: 1\n  zone: eu\n"
     );
 }
+
+/// A library's own overlays match as the root's do: an integer only by an integer. The
+/// float comes in through `with_data_values` (`80.0`, written `80`), and the library's
+/// `subset` of `80` does not match it.
+#[test]
+fn a_library_overlay_matches_an_integer_only_by_an_integer() {
+    let run = |port: &str| {
+        Ytt::new()
+            .file("_ytt_lib/app/values.yml", "#@data/values\n---\nport: 1\n")
+            .file(
+                "_ytt_lib/app/config.yml",
+                "#@ load(\"@ytt:data\", \"data\")\nsvc:\n  port: #@ data.values.port\n",
+            )
+            .file(
+                "_ytt_lib/app/overlay.yml",
+                "#@ load(\"@ytt:overlay\", \"overlay\")\n\
+                 #@overlay/match by=overlay.subset({\"svc\": {\"port\": 80}}), expects=\"0+\"\n\
+                 ---\n#@overlay/match missing_ok=True\nhit: true\n",
+            )
+            .file(
+                "config.yml",
+                &format!(
+                    "#@ load(\"@ytt:library\", \"library\")\n\
+                     #@ load(\"@ytt:template\", \"template\")\n\
+                     --- #@ template.replace(library.get(\"app\").with_data_values({{\"port\": {port}}}).eval())\n"
+                ),
+            )
+            .run(&["-f", "."])
+            .ok()
+            .to_string()
+    };
+    assert_eq!(run("80"), "svc:\n  port: 80\nhit: true\n");
+    assert_eq!(run("80.0"), "svc:\n  port: 80\n");
+}
