@@ -21,8 +21,7 @@ const WRITE_STACK: usize = 256 << 20;
 
 /// Writes `docs` with `write(run, first_index, out)` (run after run, the index of the
 /// run's first document in `docs`), on every core when the output is large: the texts,
-/// in order (one when one writer wrote). The first error in document order wins, as
-/// with one writer.
+/// in order. The first error in document order wins, as with one writer.
 pub(super) fn write_docs<E: Send>(
     docs: &[Doc],
     write: impl Fn(&[Doc], usize, &mut String) -> Result<(), E> + Sync,
@@ -33,8 +32,7 @@ pub(super) fn write_docs<E: Send>(
         false => 1,
     };
     if cores < 2 {
-        let mut text = String::new();
-        return write(docs, 0, &mut text).map(|()| vec![text]);
+        return write_serially(docs, &write);
     }
     let runs = docs.len().min(cores * RUNS_PER_CORE);
     let bounds = |k: usize| (k * docs.len() / runs, (k + 1) * docs.len() / runs);
@@ -55,6 +53,34 @@ pub(super) fn write_docs<E: Send>(
         })
         .collect()
 }
+
+/// One writer's texts: a text ends after the document that brings it to [`TEXT_BYTES`],
+/// and the next starts with room for twice that. A text grown by doubling is copied at
+/// each step, into fresh memory each time: a 145 kB output touched twice its size.
+fn write_serially<E>(
+    docs: &[Doc],
+    write: &impl Fn(&[Doc], usize, &mut String) -> Result<(), E>,
+) -> Result<Vec<String>, E> {
+    let mut texts = Vec::new();
+    // (the first starts small, as most outputs are)
+    let mut text = String::new();
+    for i in 0..docs.len() {
+        write(&docs[i..=i], i, &mut text)?;
+        if text.len() >= TEXT_BYTES {
+            texts.push(std::mem::replace(
+                &mut text,
+                String::with_capacity(2 * TEXT_BYTES),
+            ));
+        }
+    }
+    if !text.is_empty() || texts.is_empty() {
+        texts.push(text);
+    }
+    Ok(texts)
+}
+
+/// See [`write_serially`].
+const TEXT_BYTES: usize = 64 << 10;
 
 /// `texts` appended to `out` (moved when `out` is empty and they are one).
 pub(super) fn append<T: AsRef<str> + Into<String>>(out: &mut String, mut texts: Vec<T>) {
@@ -91,7 +117,7 @@ fn larger_than(docs: &[Doc], n: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::yaml::emit::{json_docset, write_document, yaml_docset};
+    use crate::yaml::emit::{json_docset, write_document, yaml_docset, yaml_texts};
     use crate::yaml::node::{Array, ArrayItem, DocSet, Map, MapItem, Meta};
 
     /// A document of about `size` nodes: `{name: s<i>, items: [{k: 0}, …]}`.
@@ -159,6 +185,23 @@ mod tests {
         assert!(larger_than(&ds.docs, 10 * 35 - 1));
         let ds = docset(vec![doc(0, 3 * PARALLEL_FROM)]);
         assert!(larger_than(&ds.docs, PARALLEL_FROM));
+    }
+
+    /// Below the size written on every core, one writer's output comes in texts of about
+    /// `TEXT_BYTES`, cut after whole documents: the same bytes joined.
+    #[test]
+    fn one_writer_cuts_its_text_after_documents() {
+        let long = |i: usize| Node::Str(format!("{i}-{}", "x".repeat(3_000)).into());
+        for n in [0, 1, 5, 21, 22, 60] {
+            let ds = docset((0..n).map(long).collect());
+            let texts = yaml_texts(&ds);
+            assert_eq!(texts.concat(), one_writer_yaml(&ds), "{n} documents");
+            // 22 documents of 3 kB reach 64 KiB
+            assert_eq!(texts.len(), n.div_ceil(22), "{n} documents");
+            for t in texts.iter().rev().skip(1) {
+                assert!(t.len() >= TEXT_BYTES && t.ends_with('\n'));
+            }
+        }
     }
 
     #[test]
