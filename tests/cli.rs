@@ -934,3 +934,40 @@ fn an_error_with_stderr_closed_exits_1() {
         .unwrap();
     assert_eq!(status.code(), Some(1));
 }
+
+/// A render large enough to have what templates need built on the other core while its
+/// files are read (more than 32 KiB of input), and an output written in several texts
+/// (more than 64 KiB): the same bytes as ever, on stdout as in an output directory; and
+/// an error in such a run is reported as in a small one.
+#[test]
+fn a_larger_render_is_written_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let pad: String = (0..4_000).map(|i| format!("p{i}: {i}\n")).collect();
+    write(dir.path(), "cfg/z-pad.yml", &pad);
+    write(
+        dir.path(),
+        "cfg/a.yml",
+        "#@ for i in range(60):\n---\nk: #@ str(i) + \"-\" + \"x\" * 2000\n#@ end\n",
+    );
+    let mut expected: String = (0..60)
+        .map(|i| format!("k: {i}-{}\n---\n", "x".repeat(2000)))
+        .collect();
+    expected.push_str(&pad);
+    let out = ytt_in(dir.path(), &["-f", "cfg"], None);
+    assert_eq!((out.code, out.stderr.as_str()), (0, ""));
+    assert!(
+        out.stdout == expected,
+        "{} bytes, not {}",
+        out.stdout.len(),
+        expected.len()
+    );
+    let out = ytt_in(dir.path(), &["-f", "cfg", "--output-files", "out"], None);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let written = fs::read_to_string(dir.path().join("out/a.yml")).unwrap();
+    assert!(expected.starts_with(&written) && written.len() > 64 << 10);
+
+    write(dir.path(), "cfg/b.yml", "a: #@ fail(\"no\")\n");
+    let out = ytt_in(dir.path(), &["-f", "cfg"], None);
+    assert_eq!((out.code, out.stdout.as_str()), (1, ""));
+    assert!(out.stderr.contains("fail: no"), "{}", out.stderr);
+}

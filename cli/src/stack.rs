@@ -9,6 +9,7 @@
 //! slower (interleaved medians of 61–81 runs, fewer instructions): kept as a thread.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::Result as Caught;
 
 /// `run()` on a thread with a stack of `size` bytes (reserved, not committed), its panic
@@ -26,6 +27,21 @@ pub fn on_stack_of<T: Send>(size: usize, run: impl FnOnce() -> T + Send) -> Caug
     });
     // not started: the run is still to be done
     done.unwrap_or_else(|| once().unwrap_or_else(|| Err(Box::new("the run was lost"))))
+}
+
+/// Starts `warm` on a thread of its own, the first time only, that nobody waits for: the
+/// process ends when its run does, whether `warm` is done or not. For what a run will
+/// need and builds once per process (it waits for the part not built by then): started
+/// while the run does other work, it is built on the core the run leaves idle. (A new
+/// thread goes to the idle core; waking the waiting main thread put it beside the run.)
+pub fn build_meanwhile(warm: fn()) {
+    static STARTED: AtomicBool = AtomicBool::new(false);
+    if !STARTED.swap(true, Ordering::Relaxed) {
+        // (if it cannot start, the run builds what it needs itself)
+        let _ = std::thread::Builder::new()
+            .name("ytt-warm".into())
+            .spawn(warm);
+    }
 }
 
 #[cfg(test)]
@@ -51,6 +67,23 @@ mod tests {
         let got = on_stack_of(1 << 20, || -> u8 { panic!("on the stack") });
         let panic = got.expect_err("panicked");
         assert_eq!(panic.downcast_ref::<&str>(), Some(&"on the stack"));
+    }
+
+    /// `build_meanwhile` starts its work once per process, whoever asks.
+    #[test]
+    fn what_is_built_meanwhile_is_built_once() {
+        static BUILT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        fn build() {
+            BUILT.fetch_add(1, Ordering::SeqCst);
+        }
+        build_meanwhile(build);
+        build_meanwhile(build);
+        let started = std::time::Instant::now();
+        while BUILT.load(Ordering::SeqCst) == 0 && started.elapsed().as_secs() < 30 {
+            std::thread::yield_now();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        assert_eq!(BUILT.load(Ordering::SeqCst), 1);
     }
 
     /// No thread with such a stack can start: the run is done on the caller's.

@@ -177,6 +177,13 @@ pub fn run(request: Request, host: Host) -> Result<Output, Diagnostic> {
     workspace::on_run_stack(move || run_on_this_thread(request, host))
 }
 
+/// Builds ahead what every templated run needs and builds once per process (the
+/// globals of templates' Starlark), so that a host with an idle core can do it while a
+/// run starts: the run waits only for what is not built by the time it needs it.
+pub fn warm_up() {
+    crate::eval::globals::globals();
+}
+
 /// [`run`] on the caller's thread, whose stack has [`workspace::RUN_STACK`] already.
 pub fn run_on_this_thread(request: Request, host: Host) -> Result<Output, Diagnostic> {
     let mut output = Output::new(request.mode, request.format);

@@ -38,14 +38,38 @@ fn run_inner(opts: &Options) -> Result<()> {
 }
 
 /// `--bulk-in` files, then the `-f` files, in command-line order.
+///
+/// Once the files found add up to [`WARM_UP_FROM`] bytes, what templates need is built
+/// meanwhile on the core the run leaves idle (`crate::stack::build_meanwhile`): from then
+/// on, the run is long enough to hide it, while a trivial run would wait for the thread
+/// (`-f` of one small file: 0.12–0.15 ms later when it started; `package --scale 0.05`,
+/// 180 kB: 0.4 ms sooner). It starts before they are read, since reading is where the
+/// second core is idle: started at the first templated file read, it met the parsing of
+/// them on that core, and made the run slower.
 fn read_inputs(opts: &Options) -> Result<Vec<SourceFile>> {
+    let mut bytes = 0;
+    let mut listed = |sizes: &mut dyn Iterator<Item = u64>| {
+        let before = bytes;
+        bytes += sizes.sum::<u64>();
+        if before < WARM_UP_FROM && bytes >= WARM_UP_FROM {
+            crate::stack::build_meanwhile(frontend::warm_up);
+        }
+    };
     let mut sources = Vec::new();
     if let Some(json) = &opts.files.bulk_in {
         sources.extend(bulk::parse_bulk_in(json)?);
+        listed(&mut sources.iter().map(|f| f.data.len() as u64));
     }
-    sources.extend(files::collect(&opts.files.files, &opts.files.symlinks)?);
+    sources.extend(files::collect_listing(
+        &opts.files.files,
+        &opts.files.symlinks,
+        &mut |found| listed(&mut found.iter().map(|f| f.size)),
+    )?);
     Ok(sources)
 }
+
+/// See [`read_inputs`].
+const WARM_UP_FROM: u64 = 32 << 10;
 
 fn render(opts: &Options, sources: Vec<SourceFile>) -> Result<Output> {
     let request = frontend::Request {

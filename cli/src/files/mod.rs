@@ -12,8 +12,8 @@ pub mod source;
 
 pub use platform::{path_of_text, text_of_os};
 pub use source::{
-    collect, find_named, find_value_file, find_values_files, read, read_stdin, refuse_url,
-    split_name, Found, SourceOptions,
+    collect, collect_listing, find_named, find_value_file, find_values_files, read, read_stdin,
+    refuse_url, split_name, Found, SourceOptions,
 };
 
 /// Formats an I/O error the way Go's `os` package does (`stat x: no such file or directory`).

@@ -20,6 +20,7 @@
 use std::fs;
 use std::io::Read;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use anyhow::{anyhow, bail, Result};
 
@@ -56,12 +57,16 @@ fn read_limited(mut r: impl Read, name: &str, size: u64) -> Result<Vec<u8>> {
         .read_to_end(&mut buf)
         .map_err(|e| anyhow!("{}", go_io_error("read", name, &e)))?;
     if buf.len() as u64 > MAX_INPUT_BYTES {
-        bail!(
-            "Expected '{name}' to hold at most {} MiB, but it holds more",
-            MAX_INPUT_BYTES >> 20
-        );
+        bail!("{}", too_large(name));
     }
     Ok(buf)
+}
+
+fn too_large(name: &str) -> String {
+    format!(
+        "Expected '{name}' to hold at most {} MiB, but it holds more",
+        MAX_INPUT_BYTES >> 20
+    )
 }
 
 /// Reads all of standard input. Standard input can be read only once per run; a second
@@ -86,13 +91,15 @@ pub struct Found {
     /// A regular file (through a link or not), read at once; anything else is read only
     /// when its contents are needed.
     pub regular: bool,
+    /// Its size when it was found (a regular file that is not a link; else 0).
+    pub size: u64,
 }
 
 impl Found {
     /// The file with its contents when it is a regular file, else unread.
     fn into_source(self) -> Result<SourceFile> {
         if self.regular {
-            return Ok(SourceFile::new(self.rel_path, read(&self.path)?));
+            return Ok(SourceFile::new(self.rel_path, read_shared(&self.path)?));
         }
         // what `data.read()` reports: the reference's error when reading cannot work
         let error = match fs::metadata(platform::path_of_text(&self.path)) {
@@ -138,6 +145,7 @@ pub fn find(path: &str, opts: &SourceOptions) -> Result<Vec<Found>> {
             rel_path: base_name(path),
             path: path.to_owned(),
             regular,
+            size: 0,
         }]);
     }
     if lmeta.is_dir() {
@@ -156,6 +164,7 @@ pub fn find(path: &str, opts: &SourceOptions) -> Result<Vec<Found>> {
         rel_path: base_name(path),
         path: path.to_owned(),
         regular: ft.is_file(),
+        size: if ft.is_file() { lmeta.len() } else { 0 },
     }])
 }
 
@@ -202,6 +211,7 @@ fn list_dir(dir: &str, rel_prefix: &str, opts: &SourceOptions, out: &mut Vec<Fou
             rel_path,
             path,
             regular,
+            size: if ft.is_file() { lmeta.len() } else { 0 },
         });
     }
     Ok(())
@@ -211,6 +221,62 @@ fn list_dir(dir: &str, rel_prefix: &str, opts: &SourceOptions, out: &mut Vec<Fou
 /// directory or a device, and no more than [`MAX_INPUT_BYTES`]. Errors are the
 /// reference's (`open x: no such file or directory`, `read x: is a directory`).
 pub fn read(path: &str) -> Result<Vec<u8>> {
+    let (f, size) = open_to_read(path)?;
+    read_limited(f, path, size).map_err(|e| anyhow!("Reading file '{path}': {e:#}"))
+}
+
+/// [`read`], into the shared buffer a [`SourceFile`] holds: a file of the size its
+/// metadata gives is read straight into it, not into a buffer copied after (that was
+/// fresh memory twice over for every byte read).
+fn read_shared(path: &str) -> Result<Arc<[u8]>> {
+    let (mut f, size) = open_to_read(path)?;
+    let n = match usize::try_from(size) {
+        Ok(n) if n > 0 && size <= MAX_INPUT_BYTES => n,
+        _ => return read(path).map(Into::into),
+    };
+    let io =
+        |e: std::io::Error| anyhow!("Reading file '{path}': {}", go_io_error("read", path, &e));
+    // SAFETY: zeroed bytes are initialised `u8`s
+    let mut buf = unsafe { Arc::<[u8]>::new_zeroed_slice(n).assume_init() };
+    let Some(bytes) = Arc::get_mut(&mut buf) else {
+        return read(path).map(Into::into);
+    };
+    let filled = fill(&mut f, bytes).map_err(io)?;
+    if filled < n {
+        // it shrank since its size was taken
+        return Ok(buf[..filled].into());
+    }
+    let mut more = [0u8; 1];
+    if f.read(&mut more).map_err(io)? == 0 {
+        return Ok(buf);
+    }
+    // it grew: the rest is read as any stream is, within the same limit
+    let mut bytes = [&buf[..], &more[..]].concat();
+    f.take(MAX_INPUT_BYTES + 1 - bytes.len() as u64)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        bail!("Reading file '{path}': {}", too_large(path));
+    }
+    Ok(bytes.into())
+}
+
+/// Reads into `buf` until it is full or the input ends: how much was read.
+fn fill(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match r.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+/// Opens a file [`read`] may read, and its size as its metadata gives it.
+fn open_to_read(path: &str) -> Result<(fs::File, u64)> {
     let f = fs::File::open(platform::path_of_text(path))
         .map_err(|e| anyhow!("{}", go_io_error("open", path, &e)))?;
     let meta = f
@@ -224,16 +290,26 @@ pub fn read(path: &str) -> Result<Vec<u8>> {
     if !ft.is_file() && !platform::is_fifo(&ft) {
         bail!("Expected file '{path}' to be a regular file, but was not");
     }
-    read_limited(f, path, meta.len()).map_err(|e| anyhow!("Reading file '{path}': {e:#}"))
+    Ok((f, meta.len()))
 }
 
 /// Collects the files named by `-f` arguments, in command-line order (each directory's
 /// files sorted by relative path): `path`, `name=path` (one file renamed), `-` (standard
 /// input, `stdin.yml` unless named).
 pub fn collect(args: &[String], opts: &SourceOptions) -> Result<Vec<SourceFile>> {
+    collect_listing(args, opts, &mut |_| ())
+}
+
+/// [`collect`], showing `listed` the files of each argument once they are found, before
+/// they are read.
+pub fn collect_listing(
+    args: &[String],
+    opts: &SourceOptions,
+    listed: &mut dyn FnMut(&[Found]),
+) -> Result<Vec<SourceFile>> {
     let mut out = Vec::new();
     for arg in args {
-        collect_one(arg, opts, &mut out)?;
+        collect_one(arg, opts, &mut out, listed)?;
     }
     Ok(out)
 }
@@ -263,7 +339,12 @@ pub fn find_named(name: Option<&str>, path: &str, opts: &SourceOptions) -> Resul
     Ok(found)
 }
 
-fn collect_one(arg: &str, opts: &SourceOptions, out: &mut Vec<SourceFile>) -> Result<()> {
+fn collect_one(
+    arg: &str,
+    opts: &SourceOptions,
+    out: &mut Vec<SourceFile>,
+    listed: &mut dyn FnMut(&[Found]),
+) -> Result<()> {
     let (name, path) = split_name(arg)?;
 
     if path == "-" {
@@ -274,7 +355,9 @@ fn collect_one(arg: &str, opts: &SourceOptions, out: &mut Vec<SourceFile>) -> Re
     }
 
     refuse_url(path)?;
-    for f in find_named(name, path, opts)? {
+    let found = find_named(name, path, opts)?;
+    listed(&found);
+    for f in found {
         out.push(f.into_source()?);
     }
     Ok(())
@@ -455,6 +538,55 @@ mod tests {
         assert_eq!(base_name("files/a.yml"), "a.yml");
         assert_eq!(base_name("a.yml"), "a.yml");
         assert_eq!(base_name("/x/y/"), "y");
+    }
+
+    /// A file is read whole into the buffer a source file keeps, whatever its size; the
+    /// files of an argument are listed (with their sizes) before they are read.
+    #[test]
+    fn files_are_read_whole_and_listed_first() {
+        let tmp = tempfile::tempdir().unwrap();
+        let big: Vec<u8> = (0..200_000u32).map(|i| b'a' + (i % 26) as u8).collect();
+        std::fs::write(tmp.path().join("big.yml"), &big).unwrap();
+        std::fs::write(tmp.path().join("empty.yml"), b"").unwrap();
+        std::fs::write(tmp.path().join("small.yml"), b"a: 1\n").unwrap();
+        let dir = tmp.path().to_str().unwrap().to_owned();
+        let mut lists = Vec::new();
+        let files = collect_listing(&[dir], &SourceOptions::default(), &mut |found| {
+            lists.push(
+                found
+                    .iter()
+                    .map(|f| (f.rel_path.clone(), f.size))
+                    .collect::<Vec<_>>(),
+            );
+        })
+        .unwrap();
+        assert_eq!(
+            lists,
+            [[
+                ("big.yml".to_owned(), 200_000),
+                ("empty.yml".to_owned(), 0),
+                ("small.yml".to_owned(), 5)
+            ]]
+        );
+        let data: Vec<&[u8]> = files.iter().map(|f| &*f.data).collect();
+        assert_eq!(data, [&big[..], b"", b"a: 1\n"]);
+        let err = read_shared(&format!("{}/none.yml", tmp.path().display())).unwrap_err();
+        assert!(
+            err.to_string().contains("no such file or directory"),
+            "{err}"
+        );
+    }
+
+    /// A file that changed between its size being taken and its end: what it holds.
+    #[test]
+    fn a_file_is_read_to_its_end_whatever_its_size_said() {
+        let mut short = std::io::Cursor::new(b"abc".to_vec());
+        let mut buf = [0u8; 5];
+        assert_eq!(fill(&mut short, &mut buf).unwrap(), 3);
+        assert_eq!(&buf[..3], b"abc");
+        let mut long = std::io::Cursor::new(b"abcdefg".to_vec());
+        assert_eq!(fill(&mut long, &mut buf).unwrap(), 5);
+        assert_eq!(&buf, b"abcde");
     }
 
     #[test]
