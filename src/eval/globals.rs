@@ -41,6 +41,19 @@ mod tests {
     fn builtins_carry_no_docstrings() {
         let docs = super::globals().documentation();
         assert!(docs.members.len() > 20, "{} builtins", docs.members.len());
+        // (made when asked for: vendor/starlark PATCHES.md) a type's documentation
+        // lists its methods
+        let types: Vec<&String> = (docs.members.iter())
+            .filter_map(|(name, item)| match item {
+                DocItem::Type(t) if t.members.contains_key("append") => Some(name),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(types, ["list"]);
+        let Some(DocItem::Member(m)) = docs.members.get("len") else {
+            panic!("no documentation of `len`");
+        };
+        assert!(format!("{m:?}").contains("Function"), "{m:?}");
         for (name, item) in &docs.members {
             assert!(item.get_doc_string().is_none(), "`{name}` has a docstring");
             if let DocItem::Type(t) = item {

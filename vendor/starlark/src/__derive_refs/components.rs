@@ -65,7 +65,13 @@ impl NativeCallableComponents {
         }
     }
 
-    pub(crate) fn into_docs(self, as_type: Option<(Ty, DocType)>) -> DocItem {
+    /// The documentation of the function or method, made from its parts when asked for
+    /// ([`LazyDocs`]).
+    pub(crate) fn into_docs(self, as_type: Option<TypeDocs>) -> LazyDocs {
+        LazyDocs(Some(Box::new((self, as_type))))
+    }
+
+    fn docs(&self, as_type: Option<&TypeDocs>) -> DocItem {
         let func_docs = DocFunction::from_docstring(
             DocStringKind::Rust,
             self.doc_params(),
@@ -73,9 +79,12 @@ impl NativeCallableComponents {
             self.rust_docstring,
         );
         match as_type {
-            Some((_, ty_docs)) => DocItem::Type(DocType {
+            Some(ty_docs) => DocItem::Type(DocType {
                 constructor: Some(func_docs),
-                ..ty_docs
+                ..match ty_docs {
+                    TypeDocs::Made(docs) => docs.clone(),
+                    TypeDocs::Later(docs) => docs(),
+                }
             }),
             None => DocItem::Member(DocMember::Function(func_docs)),
         }
@@ -89,6 +98,28 @@ impl NativeCallableComponents {
         match as_type {
             None => Ty::function(params, result),
             Some(type_attr) => Ty::ctor_function(type_attr, params, result),
+        }
+    }
+}
+
+/// The documentation of a native function or method, made when it is asked for (ytt-rs
+/// patch, PATCHES.md "Builtins' documentation made when asked for"): made as the
+/// builtins were registered, it was two thirds of a small template's instructions.
+#[derive(Default)]
+pub(crate) struct LazyDocs(Option<Box<(NativeCallableComponents, Option<TypeDocs>)>>);
+
+/// The documentation of the type a function also is: made (as upstream's
+/// `starlark_derive` passes it), or to be made.
+pub(crate) enum TypeDocs {
+    Made(DocType),
+    Later(fn() -> DocType),
+}
+
+impl LazyDocs {
+    pub(crate) fn get(&self) -> DocItem {
+        match &self.0 {
+            Some(parts) => parts.0.docs(parts.1.as_ref()),
+            None => DocItem::Member(DocMember::Function(DocFunction::default())),
         }
     }
 }

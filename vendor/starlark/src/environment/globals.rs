@@ -29,6 +29,7 @@ use pagable::PagableSerializer;
 
 use crate as starlark;
 use crate::__derive_refs::components::NativeCallableComponents;
+use crate::__derive_refs::components::TypeDocs;
 use crate::collections::SmallMap;
 use crate::collections::symbol::map::SymbolMap;
 use crate::docs::DocItem;
@@ -395,16 +396,49 @@ impl GlobalsBuilder {
         special_builtin_function: Option<SpecialBuiltinFunction>,
         f: NativeFuncFn,
     ) {
+        let (as_type, type_docs) = as_type.map(|(t, d)| (t, TypeDocs::Made(d))).unzip();
+        self.set_native(name, components, sig, as_type, type_docs, ty, special_builtin_function, f)
+    }
+
+    /// [`set_function`](GlobalsBuilder::set_function), with the documentation of the type
+    /// the function also is made only when asked for (ytt-rs patch: what the vendored
+    /// `starlark_derive` calls; PATCHES.md "Builtins' documentation made when asked for").
+    #[doc(hidden)]
+    pub fn set_function_type_docs_later(
+        &mut self,
+        name: &str,
+        components: NativeCallableComponents,
+        sig: ParametersSpec<FrozenValue>,
+        as_type: Option<(Ty, fn() -> DocType)>,
+        ty: Option<Ty>,
+        special_builtin_function: Option<SpecialBuiltinFunction>,
+        f: NativeFuncFn,
+    ) {
+        let (as_type, type_docs) = as_type.map(|(t, d)| (t, TypeDocs::Later(d))).unzip();
+        self.set_native(name, components, sig, as_type, type_docs, ty, special_builtin_function, f)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn set_native(
+        &mut self,
+        name: &str,
+        components: NativeCallableComponents,
+        sig: ParametersSpec<FrozenValue>,
+        as_type: Option<Ty>,
+        type_docs: Option<TypeDocs>,
+        ty: Option<Ty>,
+        special_builtin_function: Option<SpecialBuiltinFunction>,
+        f: NativeFuncFn,
+    ) {
         self.set(
             name,
             NativeFunction {
                 function: NativeFunc(f, sig),
                 name: name.to_owned(),
                 speculative_exec_safe: components.speculative_exec_safe,
-                as_type: as_type.as_ref().map(|x| x.0.dupe()),
-                ty: ty
-                    .unwrap_or_else(|| components.make_type(as_type.as_ref().map(|x| x.0.dupe()))),
-                docs: components.into_docs(as_type),
+                ty: ty.unwrap_or_else(|| components.make_type(as_type.as_ref().map(|x| x.dupe()))),
+                as_type,
+                docs: components.into_docs(type_docs),
                 special_builtin_function,
             },
         )

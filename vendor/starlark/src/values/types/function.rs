@@ -27,6 +27,7 @@ use starlark_derive::starlark_value;
 use crate as starlark;
 use crate::any::ProvidesStaticType;
 use crate::coerce::Coerce;
+use crate::__derive_refs::components::LazyDocs;
 use crate::docs::DocItem;
 use crate::docs::DocMember;
 use crate::docs::DocProperty;
@@ -129,8 +130,9 @@ pub(crate) struct NativeFunction {
     /// Safe to evaluate speculatively.
     pub(crate) speculative_exec_safe: bool,
     #[derivative(Debug = "ignore")]
-    #[starlark_pagable(pagable)]
-    pub(crate) docs: DocItem,
+    #[allocative(skip)]
+    #[starlark_pagable(skip)]
+    pub(crate) docs: LazyDocs,
     #[starlark_pagable(pagable)]
     pub(crate) special_builtin_function: Option<SpecialBuiltinFunction>,
 }
@@ -186,7 +188,7 @@ impl<'v> StarlarkValue<'v> for NativeFunction {
     }
 
     fn documentation(&self) -> DocItem {
-        self.docs.clone()
+        self.docs.get()
     }
 
     fn typechecker_ty(&self) -> Option<Ty> {
@@ -288,8 +290,9 @@ pub(crate) struct NativeMethod {
     /// Safe to evaluate speculatively.
     pub(crate) speculative_exec_safe: bool,
     #[derivative(Debug = "ignore")]
-    #[starlark_pagable(pagable)]
-    pub(crate) docs: DocItem,
+    #[allocative(skip)]
+    #[starlark_pagable(skip)]
+    pub(crate) docs: LazyDocs,
 }
 
 starlark_simple_value!(NativeMethod);
@@ -297,7 +300,7 @@ starlark_simple_value!(NativeMethod);
 #[starlark_value(type = "native_method")]
 impl<'v> StarlarkValue<'v> for NativeMethod {
     fn documentation(&self) -> DocItem {
-        self.docs.clone()
+        self.docs.get()
     }
 
     fn typechecker_ty(&self) -> Option<Ty> {

@@ -62,12 +62,15 @@ impl StarFun {
         }
     }
 
+    /// The type a function also is, and its documentation: the function that makes it
+    /// (ytt-rs patch, see `set_function_type_docs_later`).
     fn as_type_expr(&self) -> syn::Expr {
         match &self.as_type {
             Some(x) => syn::parse_quote! {
                     std::option::Option::Some((
                         <#x as starlark::values::StarlarkValue>::get_type_starlark_repr(),
-                        starlark::docs::DocType::from_starlark_value::<#x>(),
+                        starlark::docs::DocType::from_starlark_value::<#x>
+                            as fn() -> starlark::docs::DocType,
                     ))
             },
             None => syn::parse_quote! {
@@ -177,7 +180,8 @@ impl StarFun {
             let ty_custom = self.ty_custom_expr();
             Ok(syn::parse_quote! {
                 #[allow(clippy::redundant_closure)]
-                globals_builder.set_function(
+                // ytt-rs patch: the type's documentation made when asked for
+                globals_builder.set_function_type_docs_later(
                     #name_str,
                     #components,
                     #param_spec,
