@@ -48,22 +48,22 @@ fn run_inner(opts: &Options) -> Result<()> {
 /// them on that core, and made the run slower.
 fn read_inputs(opts: &Options) -> Result<Vec<SourceFile>> {
     let mut bytes = 0;
-    let mut listed = |sizes: &mut dyn Iterator<Item = u64>| {
-        let before = bytes;
-        bytes += sizes.sum::<u64>();
-        if before < WARM_UP_FROM && bytes >= WARM_UP_FROM {
+    // (started once, however often asked)
+    let mut listed = |more: u64| {
+        bytes += more;
+        if bytes >= WARM_UP_FROM {
             crate::stack::build_meanwhile(frontend::warm_up);
         }
     };
     let mut sources = Vec::new();
     if let Some(json) = &opts.files.bulk_in {
         sources.extend(bulk::parse_bulk_in(json)?);
-        listed(&mut sources.iter().map(|f| f.data.len() as u64));
+        listed(sources.iter().map(|f| f.data.len() as u64).sum());
     }
     sources.extend(files::collect_listing(
         &opts.files.files,
         &opts.files.symlinks,
-        &mut |found| listed(&mut found.iter().map(|f| f.size)),
+        &mut |found| listed(found.iter().map(|f| f.size).sum()),
     )?);
     Ok(sources)
 }

@@ -164,8 +164,17 @@ pub fn find(path: &str, opts: &SourceOptions) -> Result<Vec<Found>> {
         rel_path: base_name(path),
         path: path.to_owned(),
         regular: ft.is_file(),
-        size: if ft.is_file() { lmeta.len() } else { 0 },
+        size: file_size(&lmeta),
     }])
+}
+
+/// The size of a regular file (not a link), else 0 (`Found::size`).
+fn file_size(meta: &fs::Metadata) -> u64 {
+    if meta.file_type().is_file() {
+        meta.len()
+    } else {
+        0
+    }
 }
 
 /// Lists the files under directory `dir` into `out` (see the module's rules), named
@@ -211,7 +220,7 @@ fn list_dir(dir: &str, rel_prefix: &str, opts: &SourceOptions, out: &mut Vec<Fou
             rel_path,
             path,
             regular,
-            size: if ft.is_file() { lmeta.len() } else { 0 },
+            size: file_size(&lmeta),
         });
     }
     Ok(())
