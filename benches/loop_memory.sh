@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Time and peak memory of long loops at a template's top level, where starlark-rust
-# collects no garbage by itself (src/eval/gc.rs collects inside them). Prints, per
+# Time and peak memory of long loops, at a template's top level and in functions, where
+# starlark-rust collects no garbage by itself (src/eval/gc.rs collects inside them). Prints, per
 # workload, the elapsed time, the peak resident memory and the output's last line; with a
 # second binary (the reference), its figures beside ours.
 #
@@ -9,7 +9,7 @@
 #
 # Goals: the loops are amortised linear (10^6 iterations take about ten times as long
 # as 10^5); at 10^6 each takes no longer and peaks no higher than the reference; the
-# first three (garbage that must be collected) stay under 100 MiB.
+# first five (garbage that must be collected) stay under 100 MiB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ytt=${1:-target/release/ytt}
@@ -40,6 +40,29 @@ cat >"$dir/while.yml" <<'YAML'
 #@   s = s + "abcdefghij"
 #@ end
 length: #@ len(s)
+YAML
+# the concatenations in a function, and the `compute` benchmark's loop (strings, a list
+# and a dict entry made at every iteration) in a function
+cat >"$dir/def-concat.yml" <<'YAML'
+#@ def build(n):
+#@   s = ""
+#@   for i in range(n):
+#@     s = s + "abcdefghij"
+#@   end
+#@   return s
+#@ end
+length: #@ len(build(20000))
+YAML
+cat >"$dir/def-compute.yml" <<'YAML'
+#@ def work(n):
+#@   acc = {}
+#@   for i in range(n):
+#@     k = "key-" + str(i % 997)
+#@     acc[k] = acc.get(k, 0) + len("{}-{}".format(k, i).upper().split("-"))
+#@   end
+#@   return acc
+#@ end
+buckets: #@ len(work(1000000))
 YAML
 # N appends to a list, N dict inserts, N strings built and kept, N comprehensions
 for n in 100000 1000000; do
@@ -83,7 +106,7 @@ measure() {
   echo "$secs $((kib / 1024)) $(tail -1 "$dir/out")"
 }
 
-for w in triple concat while \
+for w in triple concat while def-concat def-compute \
   append-100000 dict-100000 strings-100000 comprehension-100000 \
   append-1000000 dict-1000000 strings-1000000 comprehension-1000000; do
   read -r secs mib last < <(measure "$ytt" -f "$dir/$w.yml" --max-memory 16GiB)

@@ -222,26 +222,12 @@ pub fn instructions(builder: &mut GlobalsBuilder) {
         Ok(super::gc::forever(eval))
     }
 
-    /// The iterable of a loop outside any function (see `eval::gc`).
-    fn __ytt_loop<'v>(
-        #[starlark(require = pos)] over: Value<'v>,
-        eval: &mut Evaluator<'v, '_, '_>,
-    ) -> starlark::Result<Value<'v>> {
-        let (over, fixed) = super::gc::loop_iterable(over, eval)?;
-        let rt = runtime(eval)?;
-        rt.gc.enter(rt.evaluating_serial()?, fixed);
-        Ok(over)
-    }
-
-    fn __ytt_loop_end(eval: &mut Evaluator) -> anyhow::Result<NoneType> {
-        let rt = runtime(eval)?;
-        rt.gc.leave(rt.evaluating_serial()?);
-        Ok(NoneType)
-    }
-
     fn __ytt_gc(eval: &mut Evaluator) -> anyhow::Result<NoneType> {
         let rt = runtime(eval)?;
-        rt.gc.point(rt.evaluating_serial()?, eval);
+        // a function the runtime calls after its module ended runs no module
+        if let Ok(serial) = rt.evaluating_serial() {
+            rt.gc.point(serial, eval);
+        }
         Ok(NoneType)
     }
 }

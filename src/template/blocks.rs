@@ -147,7 +147,7 @@ struct Block {
     first_node: Option<u32>,
     stmts: usize,
     opened_at: usize,
-    /// A loop outside any function: its body may collect garbage (see `instr::GC`).
+    /// A loop: its body may collect garbage (see `instr::GC`).
     collects: bool,
 }
 
@@ -163,7 +163,6 @@ pub(crate) fn to_indented(template_id: u32, lines: &[Line]) -> Result<Indented, 
         line_map: Vec::with_capacity(lines.len() + 16),
         line_display: Vec::with_capacity(lines.len() + 16),
         static_errors: Vec::new(),
-        loop_open: format!("{}(", instr::LOOP),
     };
     for (i, ll) in lexed.logical.iter().enumerate() {
         emit.line(i, ll);
@@ -305,8 +304,7 @@ impl Shape {
                 first_node: None,
                 stmts: 0,
                 opened_at: i,
-                collects: self.innermost_def[i].is_none()
-                    && (self.kind[i] == LineKind::While || ll.loop_iter.is_some()),
+                collects: self.kind[i] == LineKind::While || matches!(ll.first_tok, Token::For),
             });
             stack.push(blocks.len() - 1);
             self.opens[i] = Some(blocks.len() - 1);
@@ -325,7 +323,6 @@ struct Emit<'a> {
     line_map: Vec<Option<u32>>,
     line_display: Vec<Option<Arc<str>>>,
     static_errors: Vec<BlockError>,
-    loop_open: String,
 }
 
 impl Emit<'_> {
@@ -352,11 +349,10 @@ impl Emit<'_> {
                 }
             }
         }
-        // a loop that collects garbage tells the runtime what it iterates over
         let collects = shape.opens[i].is_some_and(|b| shape.blocks[b].collects);
-        let text = self.rewritten(i, ll, collects);
+        let text = self.rewritten(i, ll);
         if shape.kind[i] == LineKind::While {
-            self.while_loop(ll, &ind, &text, collects);
+            self.while_loop(ll, &ind, &text);
         } else {
             for (k, t) in text.split('\n').enumerate() {
                 let phys_src = src_of(self.lines, ll.first + k);
@@ -389,15 +385,11 @@ impl Emit<'_> {
         } else if b.stmts == 0 {
             self.push(&format!("{ind}pass"), src, None);
         }
-        if b.collects {
-            let outer = "    ".repeat(self.shape.depth[i].saturating_sub(1));
-            self.push(&format!("{outer}{}()", instr::LOOP_END), src, None);
-        }
     }
 
     /// The source of logical line `i` with its rewrites applied; records the static
     /// errors of its loads.
-    fn rewritten(&mut self, i: usize, ll: &LogicalLine, collects: bool) -> String {
+    fn rewritten(&mut self, i: usize, ll: &LogicalLine) -> String {
         let (shape, lexed, lines) = (self.shape, self.lexed, self.lines);
         let joined = lexed.joined.as_str();
         // A `return` on a line that starts with `def` belongs to that one-line def
@@ -444,10 +436,6 @@ impl Emit<'_> {
             .map(|(at, until, r, _)| (*at, *until, r.as_str()))
             .chain(rewrites.iter().map(|(s, e, r)| (*s, *e, r.as_str())))
             .collect();
-        if let (true, Some((from, to))) = (collects, ll.loop_iter) {
-            replacements.push((from, from, self.loop_open.as_str()));
-            replacements.push((to, to, ")"));
-        }
         replacements.sort_by_key(|(at, _, _)| *at);
         let mut text = joined[start..end].to_owned();
         for (at, until, replacement) in replacements.iter().rev() {
@@ -457,7 +445,7 @@ impl Emit<'_> {
     }
 
     /// `while cond:` → a `for` over an endless iterator, broken when `cond` fails.
-    fn while_loop(&mut self, ll: &LogicalLine, ind: &str, text: &str, collects: bool) {
+    fn while_loop(&mut self, ll: &LogicalLine, ind: &str, text: &str) {
         let lines = self.lines;
         let src = src_of(lines, ll.first);
         let cond = text
@@ -467,13 +455,11 @@ impl Emit<'_> {
             .trim()
             .trim_end_matches(':');
         let d = display_of(lines, ll.first);
-        let forever = format!("{}()", instr::FOREVER);
-        let over = if collects {
-            format!("{}({forever})", instr::LOOP)
-        } else {
-            forever
-        };
-        self.push(&format!("{ind}for _ in {over}:"), src, d.clone());
+        self.push(
+            &format!("{ind}for _ in {}():", instr::FOREVER),
+            src,
+            d.clone(),
+        );
         // a condition over several lines keeps each of them on its own line
         let test = format!("{ind}    if not ({cond}):");
         for (k, t) in test.split('\n').enumerate() {
@@ -581,8 +567,8 @@ mod tests {
         let out = indent("while (x <\n  3):\n  x += 1\nend\ny = 1\n");
         assert_eq!(
             out.code,
-            "for _ in __ytt_loop(__ytt_forever()):\n    if not ((x <\n3)):\n        break\n    \
-             __ytt_gc()\n    x += 1\n__ytt_loop_end()\ny = 1"
+            "for _ in __ytt_forever():\n    if not ((x <\n3)):\n        break\n    \
+             __ytt_gc()\n    x += 1\ny = 1"
         );
         assert_eq!(
             out.line_map,
@@ -593,7 +579,6 @@ mod tests {
                 Some(1),
                 Some(1),
                 Some(3),
-                Some(4),
                 Some(5),
                 None
             ]
@@ -601,28 +586,25 @@ mod tests {
     }
 
     #[test]
-    fn loops_outside_functions_get_collection_points() {
+    fn loops_get_collection_points() {
         let out = indent(
             "for k, v in sorted({\"a\": 1}.items(), key=lambda x: x[0]):\n  for i in [j for j in range(3)]:\n    y = i\n  end\nend\n",
         );
         assert_eq!(
             out.code,
-            "for k, v in __ytt_loop(sorted({\"a\": 1}.items(), key=lambda x: x[0])):\n    \
-             __ytt_gc()\n    for i in __ytt_loop([j for j in range(3)]):\n        \
-             __ytt_gc()\n        y = i\n    __ytt_loop_end()\n__ytt_loop_end()"
+            "for k, v in sorted({\"a\": 1}.items(), key=lambda x: x[0]):\n    \
+             __ytt_gc()\n    for i in [j for j in range(3)]:\n        \
+             __ytt_gc()\n        y = i"
         );
-        // in a function: no collection (its caller's values are not visible)
+        // in a function too (the runtime collects only where that is sound)
         let out = indent("def f():\n  for i in l:\n    y = i\n  end\nend\n");
         assert_eq!(
             out.code,
-            "def f():\n    __ytt_no_inline = None\n    for i in l:\n        y = i"
+            "def f():\n    __ytt_no_inline = None\n    for i in l:\n        __ytt_gc()\n        y = i"
         );
         // an empty body stays a body
         let out = indent("for i in l:\nend\n");
-        assert_eq!(
-            out.code,
-            "for i in __ytt_loop(l):\n    __ytt_gc()\n    pass\n__ytt_loop_end()"
-        );
+        assert_eq!(out.code, "for i in l:\n    __ytt_gc()\n    pass");
     }
 
     #[test]
@@ -640,8 +622,8 @@ mod tests {
             out.code,
             "if c:\n    x = __ytt_load(\"a.star\", \"x\")\n\
              elif d:\n    x, y = __ytt_load('b.star', \"x\", \"z\")\n\
-             else:\n    for i in __ytt_loop(l):\n        __ytt_gc()\n        \
-             _asrt_ = __ytt_load(\"c.star\", \"assert\")\n    __ytt_loop_end()"
+             else:\n    for i in l:\n        __ytt_gc()\n        \
+             _asrt_ = __ytt_load(\"c.star\", \"assert\")"
         );
         assert!(out.static_errors.is_empty());
     }

@@ -47,8 +47,6 @@ pub(super) struct LogicalLine {
     pub edits: Vec<(usize, usize, String, bool)>,
     /// The `load` statements of the line.
     pub loads: Vec<LoadToks>,
-    /// The iterable of a `for` header: its start and end.
-    pub loop_iter: Option<(usize, usize)>,
 }
 
 impl LogicalLine {
@@ -202,7 +200,6 @@ fn lex_logical_lines(
         in_load: false,
         nesting: Nesting::default(),
         blocks_open: 0,
-        for_in: None,
     };
     for lexeme in lexer {
         let (s, tok, e) = lexeme.map_err(|err| {
@@ -254,8 +251,6 @@ struct LineLexer<'a> {
     nesting: Nesting,
     /// Blocks open around the current line, counted as the block pass counts them.
     blocks_open: u32,
-    /// In a `for` header after its `in`: where the iterable starts, once it does.
-    for_in: Option<Option<usize>>,
 }
 
 impl LineLexer<'_> {
@@ -307,7 +302,6 @@ impl LineLexer<'_> {
         self.prev_tok = None;
         self.depth = 0;
         self.in_load = false;
-        self.for_in = None;
         self.nesting.reset();
     }
 
@@ -355,7 +349,6 @@ impl LineLexer<'_> {
             ends_with_colon: false,
             edits: Vec::new(),
             loads: Vec::new(),
-            loop_iter: None,
         });
         c.last = line_of(e.saturating_sub(1).max(s));
         // an expression nests on top of the blocks around it (blocks too deep on their own
@@ -392,12 +385,9 @@ impl LineLexer<'_> {
                 l.toks.push((tok.clone(), s, e));
             }
         }
-        if let Some(start @ None) = &mut self.for_in {
-            *start = Some(s);
-        }
     }
 
-    /// Follows brackets, parameter lists, block colons, `for … in`, `return`, renamed
+    /// Follows brackets, parameter lists, block colons, `return`, renamed
     /// `assert` loads and `**` splats.
     fn structure(&mut self, s: usize, tok: &Token, e: usize) {
         let Some(c) = self.cur.as_mut() else { return };
@@ -430,17 +420,7 @@ impl LineLexer<'_> {
             Token::Def => self.param_depth = Some(depth),
             Token::Lambda => self.lambda_depth = Some(depth),
             Token::Colon if self.lambda_depth == Some(depth) => self.lambda_depth = None,
-            Token::Colon if depth == 0 => {
-                c.has_colon = true;
-                if let Some(Some(start)) = self.for_in.take() {
-                    c.loop_iter = Some((start, s));
-                }
-            }
-            Token::In
-                if depth == 0 && matches!(c.first_tok, Token::For) && c.loop_iter.is_none() =>
-            {
-                self.for_in = Some(None);
-            }
+            Token::Colon if depth == 0 => c.has_colon = true,
             Token::Return => self.pending_return = Some(e),
             // `load("@ytt:assert", "assert")` binds the renamed name
             Token::String(name)

@@ -201,12 +201,8 @@ pub mod instr {
     /// from a frozen module), and the inlined code loses the callee's frame and line.
     pub const NO_INLINE: &str = "__ytt_no_inline";
     /// Garbage collection in long loops: starlark-rust collects only between top-level
-    /// statements, so a loop outside any function starts each iteration with `__ytt_gc()`,
-    /// its header iterates over `__ytt_loop(iterable)` and `__ytt_loop_end()` follows it
-    /// (see `eval::gc`).
+    /// statements, so every loop starts each iteration with `__ytt_gc()` (see `eval::gc`).
     pub const GC: &str = "__ytt_gc";
-    pub const LOOP: &str = "__ytt_loop";
-    pub const LOOP_END: &str = "__ytt_loop_end";
 
     /// Names user code may not use: the instructions' (all start with `__ytt_`) and
     /// [`ANNOTATION_VALUES`]. Called or reassigned by user code, they would break the

@@ -132,6 +132,8 @@ impl<'v, 'a, 'e> Evaluator<'v, 'a, 'e> {
 
         // Set up the world to allow evaluation (do NOT use ? from now on)
 
+        // ytt-rs patch: where this module's code starts on the call stack
+        let outer_module = self.module_entry.replace(self.call_stack.count());
         self.call_stack.push(Value::new_none(), None).unwrap();
 
         // Evaluation
@@ -150,6 +152,7 @@ impl<'v, 'a, 'e> Evaluator<'v, 'a, 'e> {
 
         // Clean up the world, putting everything back
         self.call_stack.pop();
+        self.module_entry = outer_module;
 
         self.module_def_info = old_def_info;
 

@@ -39,9 +39,14 @@ use crate::values::Value;
 /// Frame memory layout:
 ///
 /// ```text
-/// [ loop_indices | BcFrame | locals | stack ]
-///   BcFramePtr points here ^
+/// [ loop_iter_slots | loop_indices | BcFrame | locals | stack ]
+///                      BcFramePtr points here ^
 /// ```
+///
+/// ytt-rs patch: `loop_iter_slots` holds, for each loop depth, the stack slot of the
+/// iterator of the loop at that depth that started last (`usize::MAX` before one did),
+/// which is what a collection between statements keeps of the frame's temporaries
+/// (`clear_temporaries_between_statements`).
 #[repr(C)]
 struct BcFrame<'v> {
     /// Number of local slots.
@@ -148,6 +153,17 @@ impl<'v> BcFramePtr<'v> {
         self.frame_mut().set_iter_index(loop_depth, index)
     }
 
+    /// ytt-rs patch: a loop at `loop_depth` started, its iterator in `slot`.
+    #[inline(always)]
+    pub(crate) fn set_iter_slot(self, loop_depth: LoopDepth, slot: BcSlotOut) {
+        self.frame_mut().set_iter_slot(loop_depth, slot)
+    }
+
+    /// ytt-rs patch: see `BcFrame::clear_temporaries_between_statements`.
+    pub(crate) unsafe fn clear_temporaries_between_statements(self) {
+        unsafe { self.frame_mut().clear_temporaries_between_statements() }
+    }
+
     pub(crate) fn max_stack_size(self) -> u32 {
         self.frame().max_stack_size
     }
@@ -188,7 +204,7 @@ impl<'v> BcFrame<'v> {
     }
 
     #[inline(always)]
-    fn stack_uninit(&mut self) -> &mut [MaybeUninit<Value<'v>>] {
+    fn stack_uninit(&mut self) -> &mut [MaybeUninit<Option<Value<'v>>>] {
         unsafe {
             slice::from_raw_parts_mut(
                 self.slots.as_mut_ptr().add(self.local_count as usize) as *mut _,
@@ -198,24 +214,57 @@ impl<'v> BcFrame<'v> {
     }
 
     /// Initialize frame after it was allocated.
+    ///
+    /// ytt-rs patch: the stack slots start empty too, as the locals do, so that a
+    /// collection can trace them (see `Trace for BcFrame`).
     #[inline(always)]
     fn init(&mut self) {
         self.locals_uninit().fill(MaybeUninit::new(None));
+        self.stack_uninit().fill(MaybeUninit::new(None));
+        for depth in 0..self.max_loop_depth.0 {
+            unsafe { self.iter_slot_ptr(LoopDepth(depth)).write(usize::MAX) };
+        }
+    }
 
-        if cfg!(debug_assertions) {
-            // Write junk to the stack to trigger memory error if the stack is used incorrectly.
-            unsafe {
-                // Any bit pattern would do except
-                // * a bit pattern which would make valid int tag (0b_xxxx_x010)
-                // * zeros, which would be interpreted as uninitialized if copied to a local
-                let byte = 0xef;
+    /// Where the iterator slot of the last loop started at `depth` is recorded.
+    #[inline(always)]
+    fn iter_slot_ptr(&mut self, depth: LoopDepth) -> *mut usize {
+        debug_assert!(depth < self.max_loop_depth);
+        unsafe {
+            (self as *mut BcFrame as *mut usize)
+                .sub(self.max_loop_depth.0 as usize)
+                .sub(depth.0 as usize)
+                .sub(1)
+        }
+    }
 
-                let start = self.stack_uninit().as_ptr() as *mut u8;
-                ptr::write_bytes(
-                    start,
-                    byte,
-                    (self.max_stack_size as usize) * mem::size_of::<Value>(),
-                );
+    #[inline(always)]
+    fn set_iter_slot(&mut self, depth: LoopDepth, slot: BcSlotOut) {
+        let slot = slot.get().0 as usize;
+        unsafe { self.iter_slot_ptr(depth).write(slot) }
+    }
+
+    /// Empties the stack slots but the iterators of the loops recorded by
+    /// `set_iter_slot`, so that a collection does not keep what they held.
+    ///
+    /// # Safety
+    ///
+    /// The frame's code must be between two statements: a temporary lives within its
+    /// statement then (the bytecode writer allocates the slots of a statement's
+    /// expressions and frees them after it), but for the iterator of each loop around
+    /// the statement, which is the one that started last at its depth. (Another loop's
+    /// iterator, a `for` header's iterable or its unpacked item are not read again.)
+    unsafe fn clear_temporaries_between_statements(&mut self) {
+        let iterators: Vec<usize> = (0..self.max_loop_depth.0)
+            .map(|depth| unsafe { self.iter_slot_ptr(LoopDepth(depth)).read() })
+            .collect();
+        let (start, end) = (
+            self.local_count as usize,
+            (self.local_count + self.max_stack_size) as usize,
+        );
+        for slot in start..end {
+            if !iterators.contains(&slot) {
+                unsafe { self.slots.as_mut_ptr().add(slot).write(None) };
             }
         }
     }
@@ -295,9 +344,14 @@ impl<'v> BcFrame<'v> {
 
 unsafe impl<'v> Trace<'v> for BcFrame<'v> {
     fn trace(&mut self, tracer: &Tracer<'v>) {
-        self.locals_mut().trace(tracer);
-        // Note this does not trace the stack.
-        // GC can be performed only when the stack is empty.
+        // ytt-rs patch: the stack slots are traced with the locals. A collection inside
+        // a `def` (see `Evaluator::collecting_is_sound`) runs while the frames that
+        // called it hold temporaries (the values of a call's other arguments, a loop's
+        // iterator) in their stack slots. A slot holds `None` or a value written since
+        // the frame started, traced (so moved) by every collection since: each is
+        // valid, a stale one only keeps its value alive until the frame ends.
+        let len = (self.local_count + self.max_stack_size) as usize;
+        unsafe { slice::from_raw_parts_mut(self.slots.as_mut_ptr(), len) }.trace(tracer);
     }
 }
 
@@ -317,12 +371,13 @@ fn alloca_raw<'v, 'a, 'e, R>(
 ) -> R {
     assert_eq!(mem::align_of::<BcFrame>() % mem::size_of::<usize>(), 0);
     assert_eq!(mem::size_of::<Value>(), mem::size_of::<usize>());
+    // ytt-rs patch: two words per loop depth (its iterator's slot, its index)
     let alloca_size_in_words = mem::size_of::<BcFrame>() / mem::size_of::<usize>()
         + (local_count as usize)
         + (max_stack_size as usize)
-        + (max_loop_depth.0 as usize);
+        + 2 * (max_loop_depth.0 as usize);
     eval.alloca_uninit::<usize, _, _>(alloca_size_in_words, |slice, eval| unsafe {
-        let frame_ptr = slice.as_mut_ptr().add(max_loop_depth.0 as usize) as *mut BcFrame;
+        let frame_ptr = slice.as_mut_ptr().add(2 * max_loop_depth.0 as usize) as *mut BcFrame;
         *(frame_ptr) = BcFrame {
             local_count,
             max_stack_size,

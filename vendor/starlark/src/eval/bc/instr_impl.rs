@@ -1256,6 +1256,8 @@ impl BcInstr for InstrIter {
                 frame.set_bc_slot(*iter_slot, iter);
                 frame.set_bc_slot(*var, next);
                 frame.set_iter_index(*loop_depth, 1);
+                // ytt-rs patch: see `BcFrame::clear_temporaries_between_statements`
+                frame.set_iter_slot(*loop_depth, *iter_slot);
                 InstrControl::Next(ip.add_instr::<Self>())
             }
             None => {

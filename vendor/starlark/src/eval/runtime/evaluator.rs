@@ -201,6 +201,9 @@ pub struct Evaluator<'v, 'a, 'e> {
     /// Stack of parent `BcFramePtr`s, pushed/popped in `alloca_frame`.
     /// Used by the debugger to read local variables of non-top stack frames.
     pub(crate) frame_stack: Vec<BcFramePtr<'v>>,
+    /// ytt-rs patch: the call stack entry of the module being evaluated (`eval_module`),
+    /// to tell its code from a function an embedder calls (`collecting_is_sound`).
+    pub(crate) module_entry: Option<usize>,
     /// Function to check if evaluation should be cancelled early
     pub(crate) is_cancelled: Box<dyn Fn() -> bool + 'a>,
     /// ytt-rs patch: raised from anywhere (the embedder's allocator), makes the next step
@@ -307,6 +310,7 @@ impl<'v, 'a, 'e: 'a> Evaluator<'v, 'a, 'e> {
             max_heap_size: None,
             max_tick_count: None,
             frame_stack: Vec::with_capacity(DEFAULT_STACK_SIZE),
+            module_entry: None,
             is_cancelled: Box::new(|| false),
             interrupt: &NEVER_INTERRUPTED,
             infrequent_instr_check_counter: 0,
@@ -824,6 +828,45 @@ impl<'v, 'a, 'e: 'a> Evaluator<'v, 'a, 'e> {
             .record_call_enter(const_frozen_string!("trace/walk (profiling)").to_value());
         self.time_flame_profile.trace(tracer);
         self.time_flame_profile.record_call_exit();
+    }
+
+    /// ytt-rs patch: whether [`garbage_collect`](Self::garbage_collect) is sound when
+    /// called by the native function on top of the call stack (which must hold no value
+    /// of this heap itself, and must have been called from Starlark code).
+    ///
+    /// It is when the code between is the module's and `def`s that Starlark code called:
+    /// every value those hold is then in a slot of their frames (locals and temporaries,
+    /// traced: see `Trace for BcFrame`), on the call stack, or in the module. A native
+    /// function between (`sorted` calling its `key`, a function an embedder calls with
+    /// `eval_function`) may hold values the collector cannot see, as may an embedder
+    /// calling a `def` from outside any module; the instrumented modes (profiles, the
+    /// debugger's callbacks) hold the function being called.
+    pub fn collecting_is_sound(&self) -> bool {
+        let count = self.call_stack.count();
+        !self.disable_gc
+            && !self.eval_instrumentation.enabled
+            && self.module_entry == Some(0)
+            && count >= 2
+            && (1..count - 1).all(|i| {
+                self.call_stack.top_nth_function_opt(count - 1 - i).is_some_and(|f| {
+                    f.downcast_ref::<Def>().is_some() || f.downcast_ref::<FrozenDef>().is_some()
+                })
+            })
+    }
+
+    /// ytt-rs patch: empties the temporaries of the code that called the native function
+    /// on top of the call stack, but for the iterators of the loops around it, so that a
+    /// collection that follows does not keep what they last held (a temporary slot keeps
+    /// its value until it is reused: `s = s + x` in a loop kept the previous `s`).
+    ///
+    /// # Safety
+    ///
+    /// That code must be between two statements: the native function is called by a
+    /// statement of its own (`f()`), and returns nothing that is read.
+    pub unsafe fn clear_temporaries_between_statements(&mut self) {
+        if self.current_frame.is_inititalized() {
+            unsafe { self.current_frame.clear_temporaries_between_statements() }
+        }
     }
 
     /// Perform a garbage collection.

@@ -192,6 +192,17 @@ impl<'v> Array<'v> {
         }
     }
 
+    /// ytt-rs patch: the number of active iterators, for a collection's copy.
+    pub(crate) fn iter_count(&self) -> u32 {
+        unsafe { *self.iter_count.get() }
+    }
+
+    /// ytt-rs patch: sets the number of active iterators of a collection's copy (a
+    /// copy is never statically allocated).
+    pub(crate) fn set_iter_count(&self, count: u32) {
+        unsafe { *self.iter_count.get() = count };
+    }
+
     /// Has at leave one iterator over the array.
     pub(crate) fn iter_count_is_non_zero(&self) -> bool {
         unsafe { *self.iter_count.get() != 0 }

@@ -111,6 +111,10 @@ impl<'v> AValue<'v> for AValueArray {
             }
 
             AValueForward::assert_does_not_overwrite_extra::<Self>();
+            // ytt-rs patch: a list a loop iterates is moved by a collection inside the
+            // loop (see `Trace for BcFrame`): its copy keeps the count of iterators, which
+            // forbids mutation until each loop ends and stops its iterator.
+            let iterators = (*me).payload.iter_count();
             let content = (*me).payload.content_mut();
 
             let (v, r, extra) = tracer.reserve_with_extra::<Self>(content.len());
@@ -124,7 +128,9 @@ impl<'v> AValue<'v> for AValueArray {
             content.trace(tracer);
 
             // Note when copying we are dropping extra capacity.
-            r.fill(Array::new(content.len() as u32, content.len() as u32));
+            let copy = Array::new(content.len() as u32, content.len() as u32);
+            copy.set_iter_count(iterators);
+            r.fill(copy);
             let extra = &mut *extra;
             maybe_uninit_write_slice(extra, content);
             v

@@ -625,6 +625,18 @@ impl<A: ArenaAllocator> Drop for Arena<A> {
             let value = x.payload_ptr();
             x.0.drop_in_place(value);
         });
+        // ytt-rs patch: in debug builds, what a collection leaves behind (and any other
+        // arena that ends) is overwritten before it is freed, so that a value read after
+        // it moved reads junk, which tests see, rather than its old bytes.
+        if cfg!(debug_assertions) {
+            for bump in [&self.drop, &self.non_drop] {
+                // SAFETY: the arena is being dropped, its values were dropped above.
+                for chunk in unsafe { bump.iter_allocated_chunks_rev() } {
+                    let (start, len) = (chunk.as_ptr() as *mut u8, chunk.len());
+                    unsafe { ptr::write_bytes(start, 0xef, len) };
+                }
+            }
+        }
     }
 }
 
