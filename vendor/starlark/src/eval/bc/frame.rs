@@ -255,15 +255,11 @@ impl<'v> BcFrame<'v> {
     /// the statement, which is the one that started last at its depth. (Another loop's
     /// iterator, a `for` header's iterable or its unpacked item are not read again.)
     unsafe fn clear_temporaries_between_statements(&mut self) {
-        let iterators: Vec<usize> = (0..self.max_loop_depth.0)
-            .map(|depth| unsafe { self.iter_slot_ptr(LoopDepth(depth)).read() })
-            .collect();
-        let (start, end) = (
-            self.local_count as usize,
-            (self.local_count + self.max_stack_size) as usize,
-        );
-        for slot in start..end {
-            if !iterators.contains(&slot) {
+        let stack = self.local_count as usize..(self.local_count + self.max_stack_size) as usize;
+        for slot in stack {
+            let iterator = (0..self.max_loop_depth.0)
+                .any(|depth| unsafe { self.iter_slot_ptr(LoopDepth(depth)).read() } == slot);
+            if !iterator {
                 unsafe { self.slots.as_mut_ptr().add(slot).write(None) };
             }
         }

@@ -847,8 +847,9 @@ impl<'v, 'a, 'e: 'a> Evaluator<'v, 'a, 'e> {
             && !self.eval_instrumentation.enabled
             && self.module_entry == Some(0)
             && count >= 2
-            && (1..count - 1).all(|i| {
-                self.call_stack.top_nth_function_opt(count - 1 - i).is_some_and(|f| {
+            // the entries between the module's (the bottom) and the asking native's (the top)
+            && (1..count - 1).all(|n| {
+                self.call_stack.top_nth_function_opt(n).is_some_and(|f| {
                     f.downcast_ref::<Def>().is_some() || f.downcast_ref::<FrozenDef>().is_some()
                 })
             })
