@@ -24,7 +24,7 @@ struct RunPrint<'a>(&'a Runtime);
 
 impl PrintHandler for RunPrint<'_> {
     fn println(&self, text: &str) -> starlark::Result<()> {
-        self.0.messages.line(text);
+        self.0.messages().line(text);
         Ok(())
     }
 }

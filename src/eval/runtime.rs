@@ -56,8 +56,12 @@ pub struct Runtime {
     pub gc: super::gc::LoopGc,
     /// The embedder's memory budget, which every evaluator watches.
     pub budget: Option<super::budget::MemoryBudget>,
-    /// `print()` output and warnings.
+    /// `print()` output and warnings: [`Runtime::messages`] gives them out.
     pub messages: Messages,
+    /// Asked before a message goes out: `false` drops it. (A run whose files are parsed
+    /// meanwhile waits for them here, and drops what a serial run would never have
+    /// printed: a YAML error of theirs comes before anything runs.)
+    pub gate: Option<fn(&Runtime) -> bool>,
     /// Where overlays note what each `@overlay/match` node matched, when a front end
     /// asks.
     pub overlay_log: Option<crate::overlay::MatchLog>,
@@ -111,12 +115,20 @@ impl Runtime {
         self.names.describe(pos)
     }
 
+    /// Where a message goes now (see [`Runtime::gate`]).
+    pub fn messages(&self) -> Messages {
+        match self.gate.is_none_or(|open| open(self)) {
+            true => self.messages.clone(),
+            false => Messages::default(),
+        }
+    }
+
     /// Gives `warning` the first time it is asked for in this run.
     pub fn warn_once(&self, warning: &str) {
         let mut warned = self.warned.borrow_mut();
         if !warned.iter().any(|w| w == warning) {
             warned.push(warning.to_owned());
-            self.messages.line(warning);
+            self.messages().line(warning);
         }
     }
 
@@ -373,5 +385,5 @@ pub fn names_of(eval: &Evaluator) -> FileNames {
 
 /// The messages of the run `eval` belongs to (dropped outside a run).
 pub fn messages_of(eval: &Evaluator) -> Messages {
-    runtime_of(eval).map_or_else(|_| Messages::default(), |rt| rt.messages.clone())
+    runtime_of(eval).map_or_else(|_| Messages::default(), Runtime::messages)
 }

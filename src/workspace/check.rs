@@ -45,6 +45,7 @@ fn check_file(file: &InputFile, opts: CheckOptions) -> Result<(), Diagnostic> {
         sources: Sources::new(FileNames::default()),
         aliases: AliasBudget::default(),
         modules: Modules::default(),
+        deferred: Default::default(),
     };
     let rt = Runtime::new(FileNames::default(), run);
     let compile = CompileOptions {

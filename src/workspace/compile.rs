@@ -13,7 +13,7 @@ use crate::template::{
     compile_starlark, compile_text, compile_yaml, document_annotations, is_templated,
     needs_no_evaluation, CompileError, CompileOptions, CompiledTemplate,
 };
-use crate::yaml::parser::{dedup_last_wins_deep, parse_keeping, Keep, ParseOptions};
+use crate::yaml::parser::{dedup_last_wins_deep, parse_keeping, AliasBudget, Keep, ParseOptions};
 use crate::yaml::pieces::{cores_for, parse_in_pieces};
 use crate::yaml::{DocSet, FileId, Location, Node};
 
@@ -28,11 +28,40 @@ pub(crate) fn parse_yaml(rt: &Runtime, file: &InputFile, strict: bool) -> anyhow
 }
 
 fn parse_with(rt: &Runtime, file: &InputFile, strict: bool, keep: Keep) -> anyhow::Result<DocSet> {
+    if Run::of(rt)?.deferred.pending() {
+        // a parse that copies nothing by alias expansion is the same whatever the budget
+        // holds: it need not wait for the files parsed meanwhile to spend theirs
+        let own = AliasBudget::default();
+        if let Ok(ds) = parse_spending(rt, file, strict, keep, &own) {
+            if own.spent() == 0 {
+                return Ok(ds);
+            }
+        }
+    }
+    parse_spending(rt, file, strict, keep, run_budget(rt)?)
+}
+
+/// The run's alias budget, once the files parsed meanwhile spent theirs (`deferred`).
+fn run_budget(rt: &Runtime) -> anyhow::Result<&AliasBudget> {
+    let run = Run::of(rt)?;
+    run.deferred.settle(rt);
+    Ok(&run.aliases)
+}
+
+/// Parses `file` as [`parse_yaml`] does, keeping what `keep` says, alias expansion
+/// spending `budget`.
+pub(super) fn parse_spending(
+    rt: &Runtime,
+    file: &InputFile,
+    strict: bool,
+    keep: Keep,
+    budget: &AliasBudget,
+) -> anyhow::Result<DocSet> {
     let src = text_of(file)?;
     let id = rt.names().id(&file.rel_path);
     let opts = ParseOptions {
         strict,
-        aliases: Run::of(rt)?.aliases.clone(),
+        aliases: budget.clone(),
     };
     parse_keeping(&src, id, &opts, keep).map_err(|e| {
         let text = format!("Unmarshaling YAML template '{}': {e}", file.rel_path);
@@ -76,7 +105,7 @@ pub(crate) fn parse_yaml_files(
         .iter()
         .map(|f| Some((text_of(f).ok()?, rt.names().id(&f.rel_path))))
         .collect();
-    let aliases = &Run::of(rt)?.aliases;
+    let aliases = run_budget(rt)?;
     Ok(parse_in_pieces(threads, &texts, keep, strict, aliases)
         .into_iter()
         .zip(files)

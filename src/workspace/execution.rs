@@ -6,7 +6,7 @@ use std::sync::Arc;
 use anyhow::bail;
 
 use super::compile::{compile_file, compile_yaml_file, parse_yaml, text_of, Compiled};
-use super::library_values::ValuesStage;
+use super::library_values::{Parsed, ValuesStage};
 use super::loader::{FileScopedLoader, LibraryEval, Scope};
 use super::refs::{parse_ref, Envelope, Payload};
 use super::values::CliValues;
@@ -120,14 +120,15 @@ fn evaluate_file(
     rt: &Runtime,
     loader: &FileScopedLoader,
     file: &InputFile,
-    parsed: Option<DocSet>,
+    parsed: Option<Parsed>,
     settings: Settings,
     write_ahead: bool,
 ) -> anyhow::Result<Option<OutputContent>> {
     Ok(Some(match file.kind {
         FileKind::YamlTemplate | FileKind::YamlPlain => {
             let ds = match parsed {
-                Some(ds) => ds,
+                Some(Parsed::Tree(ds)) => ds,
+                Some(Parsed::Deferred(k)) => super::Run::of(rt)?.deferred.take(rt, k)?,
                 None => parse_yaml(rt, file, settings.strict)?,
             };
             match compile_yaml_file(rt, file, ds, settings.compile)? {

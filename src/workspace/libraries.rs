@@ -102,6 +102,7 @@ impl Handle {
             envelopes,
             with_values: self.with_values.clone(),
             traced: false,
+            defer: false,
         }
     }
 

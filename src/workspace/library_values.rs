@@ -59,6 +59,9 @@ pub struct LibraryInputs {
     pub with_values: Vec<WithValues>,
     /// Trace what sets each value (a front end asked for the run's facts).
     pub traced: bool,
+    /// Parse the YAML files nothing needs before the templates run on another core
+    /// meanwhile (`super::deferred`): the root library's, whose run settles the parse.
+    pub defer: bool,
 }
 
 /// A library once its data values are known.
@@ -72,7 +75,7 @@ pub struct ValuesStage {
     pub provenance: Option<Provenance>,
     /// Files to evaluate after the data values (all but data-values files), parsed when
     /// they are YAML templates.
-    pub(super) files: Vec<(LibFile, Option<DocSet>)>,
+    pub(super) files: Vec<(LibFile, Option<Parsed>)>,
     /// The data-values document's metadata: its validations apply to the whole document.
     doc_meta: Option<Meta>,
     validation_disabled: bool,
@@ -81,7 +84,13 @@ pub struct ValuesStage {
 impl ValuesStage {
     /// The parsed template files, for a run that renders no output.
     pub fn take_parsed(&mut self) -> Vec<DocSet> {
-        self.files.drain(..).filter_map(|(_, ds)| ds).collect()
+        self.files
+            .drain(..)
+            .filter_map(|(_, parsed)| match parsed {
+                Some(Parsed::Tree(ds)) => Some(ds),
+                Some(Parsed::Deferred(_)) | None => None,
+            })
+            .collect()
     }
 
     /// Validates the final data values. `eval` must reach the annotation values of every
@@ -111,7 +120,7 @@ pub fn library_values(
         // reports quote source lines of any file of the run
         run.sources.register(&f.file.rel_path, f.file.data.clone());
     }
-    let files = sort_files(rt, lib, settings)?;
+    let files = sort_files(rt, lib, settings, inputs.defer)?;
     if settings.schema_only {
         inputs
             .envelopes
@@ -169,30 +178,32 @@ struct SortedFiles {
     /// data-values document, parsed.
     values_files: Vec<(LibFile, DocSet)>,
     /// The others, to evaluate after the data values; parsed when they are YAML templates.
-    rest: Vec<(LibFile, Option<DocSet>)>,
+    rest: Vec<(LibFile, Option<Parsed>)>,
+}
+
+/// A YAML template's parse.
+pub(super) enum Parsed {
+    Tree(DocSet),
+    /// The `k`th file the run parses meanwhile (`super::deferred`).
+    Deferred(usize),
 }
 
 /// Parses the library's YAML templates (every one, on every core) and sorts its files.
-fn sort_files(rt: &Runtime, lib: &Library, settings: Settings) -> anyhow::Result<SortedFiles> {
+/// `defer`: see [`LibraryInputs::defer`].
+fn sort_files(
+    rt: &Runtime,
+    lib: &Library,
+    settings: Settings,
+    defer: bool,
+) -> anyhow::Result<SortedFiles> {
     let is_template = |f: &InputFile| f.kind == FileKind::YamlTemplate && !f.is_library;
-    let templates: Vec<&InputFile> = lib
+    let templates: Vec<&Arc<InputFile>> = lib
         .files
         .iter()
-        .map(|f| &*f.file)
+        .map(|f| &f.file)
         .filter(|f| is_template(f))
         .collect();
-    // a file without `#@` holds no data values or schema document: in an inspection,
-    // nothing of it is used but its YAML errors
-    let keep: Vec<Keep> = templates
-        .iter()
-        .map(
-            |f| match settings.values_only && memchr::memmem::find(&f.data, b"#@").is_none() {
-                true => Keep::Shapes,
-                false => Keep::Trees,
-            },
-        )
-        .collect();
-    let mut parsed = parse_yaml_files(rt, &templates, &keep, settings.strict)?.into_iter();
+    let mut parsed = parse_templates(rt, &templates, settings, defer)?.into_iter();
     let mut sorted = SortedFiles {
         schema_names: Vec::new(),
         values_files: Vec::new(),
@@ -205,15 +216,13 @@ fn sort_files(rt: &Runtime, lib: &Library, settings: Settings) -> anyhow::Result
         } else {
             None
         };
-        let Some(ds) = parse else {
-            sorted.rest.push((f.clone(), None));
-            continue;
+        let ds = match parse.transpose()? {
+            Some(Parsed::Tree(ds)) => ds,
+            other => {
+                sorted.rest.push((f.clone(), other));
+                continue;
+            }
         };
-        let ds = ds?;
-        // annotations are `#@` comments: a file without one has none to misplace
-        if memchr::memmem::find(&f.file.data, b"#@").is_some() {
-            values::check_annotation_placement(&f.file.rel_path, &ds)?;
-        }
         let has_schema = ds.docs.iter().any(values::is_schema_doc);
         if has_schema {
             sorted.schema_names.push(f.file.rel_path.clone());
@@ -221,10 +230,108 @@ fn sort_files(rt: &Runtime, lib: &Library, settings: Settings) -> anyhow::Result
         if has_schema || (!settings.schema_only && ds.docs.iter().any(values::is_data_values_doc)) {
             sorted.values_files.push((f.clone(), ds));
         } else {
-            sorted.rest.push((f.clone(), Some(ds)));
+            sorted.rest.push((f.clone(), Some(Parsed::Tree(ds))));
         }
     }
     Ok(sorted)
+}
+
+/// Each YAML template parsed (on every core) with its annotations' placement checked, or
+/// its error. With `defer`, those without a `#@` comment, plain YAML the run only needs
+/// when it reaches them, parse on another core meanwhile when they add up to enough to
+/// pay for the thread (`super::deferred`) and the others hold no error.
+fn parse_templates(
+    rt: &Runtime,
+    templates: &[&Arc<InputFile>],
+    settings: Settings,
+    defer: bool,
+) -> anyhow::Result<Vec<anyhow::Result<Parsed>>> {
+    // a file without `#@` holds no data values or schema document: in an inspection,
+    // nothing of it is used but its YAML errors
+    let annotated = |f: &InputFile| memchr::memmem::find(&f.data, b"#@").is_some();
+    let keep: Vec<Keep> = templates
+        .iter()
+        .map(|f| match settings.values_only && !annotated(f) {
+            true => Keep::Shapes,
+            false => Keep::Trees,
+        })
+        .collect();
+    // annotations are `#@` comments: a file without one has none to misplace
+    let placed = |f: &InputFile, ds: anyhow::Result<DocSet>| {
+        let ds = ds?;
+        if annotated(f) {
+            values::check_annotation_placement(&f.rel_path, &ds)?;
+        }
+        Ok(ds)
+    };
+    let every_file = || -> anyhow::Result<Vec<anyhow::Result<Parsed>>> {
+        let files: Vec<&InputFile> = templates.iter().map(|f| &***f).collect();
+        let parsed = parse_yaml_files(rt, &files, &keep, settings.strict)?;
+        Ok(parsed
+            .into_iter()
+            .zip(&files)
+            .map(|(ds, f)| placed(f, ds).map(Parsed::Tree))
+            .collect())
+    };
+    let later: Vec<bool> = templates
+        .iter()
+        .map(|f| defer && f.unread.is_none() && !annotated(f))
+        .collect();
+    let deferred_bytes: usize = templates
+        .iter()
+        .zip(&later)
+        .filter_map(|(f, l)| l.then_some(f.data.len()))
+        .sum();
+    if deferred_bytes < super::deferred::DEFER_FROM {
+        return every_file();
+    }
+    let budget = &Run::of(rt)?.aliases;
+    let left = budget.left();
+    let pick = |deferred: bool| {
+        templates
+            .iter()
+            .zip(&keep)
+            .zip(&later)
+            .filter(move |(_, l)| **l == deferred)
+            .map(|((f, k), _)| (*f, *k))
+    };
+    let (files, now_keep): (Vec<&InputFile>, Vec<Keep>) =
+        pick(false).map(|(f, k)| (&**f, k)).unzip();
+    let now = parse_yaml_files(rt, &files, &now_keep, settings.strict)?;
+    let now: Vec<anyhow::Result<DocSet>> = now
+        .into_iter()
+        .zip(&files)
+        .map(|(ds, f)| placed(f, ds))
+        .collect();
+    if now.iter().any(Result::is_err) {
+        // the serial parse of every file, in order, decides which error comes first
+        budget.restore(left);
+        return every_file();
+    }
+    let all = templates
+        .iter()
+        .zip(&keep)
+        .map(|(f, k)| (Arc::clone(f), *k))
+        .collect();
+    let deferred = pick(true).map(|(f, k)| (Arc::clone(f), k)).collect();
+    Run::of(rt)?
+        .deferred
+        .start(rt, deferred, all, left, settings.strict);
+    let mut now = now.into_iter();
+    let mut k = 0;
+    Ok(later
+        .into_iter()
+        .map(|l| match l {
+            true => {
+                k += 1;
+                Ok(Parsed::Deferred(k - 1))
+            }
+            false => now
+                .next()
+                .unwrap_or_else(|| Err(anyhow!("internal error: a file parsed twice")))
+                .map(Parsed::Tree),
+        })
+        .collect())
 }
 
 /// The "in following order" lists of the library's reports.

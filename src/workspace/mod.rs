@@ -3,6 +3,7 @@
 
 mod check;
 mod compile;
+mod deferred;
 mod execution;
 pub mod facts;
 mod libraries;
@@ -177,9 +178,11 @@ fn run(mut opts: RenderOptions, files: Vec<InputFile>) -> anyhow::Result<Rendere
         sources: Sources::new(opts.names.clone()),
         aliases: opts.aliases.clone(),
         modules: opts.modules.clone(),
+        deferred: Default::default(),
     };
     let mut rt = Runtime::new(opts.names.clone(), run);
     rt.messages = opts.messages.clone();
+    rt.gate = Some(|rt| Run::of(rt).is_ok_and(|run| run.deferred.settled_ok(rt)));
     rt.gc.held = opts.held_bytes;
     rt.gc.limit = opts.memory_budget.map(|b| b.limit);
     rt.budget = opts.memory_budget;
@@ -202,14 +205,29 @@ fn run(mut opts: RenderOptions, files: Vec<InputFile>) -> anyhow::Result<Rendere
         envelopes: execution::cli_envelopes(std::mem::take(&mut opts.data_values))?,
         with_values: Vec::new(),
         traced: opts.facts.is_some() && !opts.schema_inspect,
+        defer: true,
     };
-    let mut stage = execution::with_host(&rt, |host| {
-        library_values::library_values(&rt, &library, inputs, settings, host)
+    let rendered = render_root(&rt, &library, opts, inputs, settings);
+    // the files parsed meanwhile may hold the error a serial parse reports first
+    Run::of(&rt)?.deferred.finish(&rt, rendered)
+}
+
+/// Runs the root library: its data values, then (unless they are all that is asked for)
+/// its templates.
+fn render_root(
+    rt: &Runtime,
+    library: &Arc<Library>,
+    opts: RenderOptions,
+    inputs: LibraryInputs,
+    settings: Settings,
+) -> anyhow::Result<Rendered> {
+    let mut stage = execution::with_host(rt, |host| {
+        library_values::library_values(rt, library, inputs, settings, host)
     })?;
     if let (Some(provenance), Some(sink)) = (stage.provenance.take(), &opts.facts) {
         // the schema's rules as an export reads them; a schema whose rules the
         // inspection could not read has none to show
-        let schema = crate::validations::with_evaluator(&rt, |eval| {
+        let schema = crate::validations::with_evaluator(rt, |eval| {
             SchemaExport::resolve(stage.schema.as_ref(), eval)
         });
         sink.put(Facts {
@@ -223,9 +241,9 @@ fn run(mut opts: RenderOptions, files: Vec<InputFile>) -> anyhow::Result<Rendere
     if opts.schema_inspect || opts.data_values_inspect {
         drop_aside(stage.take_parsed());
     }
-    crate::eval::exec::with_evaluator(&rt, |eval| stage.validate(eval))?;
+    crate::eval::exec::with_evaluator(rt, |eval| stage.validate(eval))?;
     if opts.schema_inspect {
-        let schema = crate::validations::with_evaluator(&rt, |eval| {
+        let schema = crate::validations::with_evaluator(rt, |eval| {
             SchemaExport::resolve(stage.schema.as_ref(), eval)
         })?;
         return Ok(Rendered {
@@ -241,7 +259,7 @@ fn run(mut opts: RenderOptions, files: Vec<InputFile>) -> anyhow::Result<Rendere
             ..Rendered::default()
         });
     }
-    let outputs = execution::library_outputs(&rt, &library, stage, settings, opts.write_ahead)?;
+    let outputs = execution::library_outputs(rt, library, stage, settings, opts.write_ahead)?;
     Ok(Rendered {
         outputs,
         names: opts.names,
@@ -252,11 +270,13 @@ fn run(mut opts: RenderOptions, files: Vec<InputFile>) -> anyhow::Result<Rendere
 /// What the workspace keeps of a run besides the evaluation's state, held for it by the
 /// run's [`Runtime`], so that `@ytt:library` (running a library from an evaluator) has it
 /// too: the texts of the run's files, which reports quote; the YAML alias budget; the
-/// `@ytt:` modules the embedder registered.
+/// `@ytt:` modules the embedder registered; the root library's files parsed meanwhile.
 pub(crate) struct Run {
     pub sources: Sources,
     pub aliases: AliasBudget,
     pub modules: Modules,
+    /// The root library's files parsed meanwhile.
+    pub deferred: deferred::Deferred,
 }
 
 impl Run {

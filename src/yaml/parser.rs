@@ -62,6 +62,12 @@ impl AliasBudget {
         MAX_ALIAS_NODES - self.left()
     }
 
+    /// Gives the budget back what it held when [`AliasBudget::left`] said `left`: parses
+    /// done again in another order spend it again.
+    pub(crate) fn restore(&self, left: usize) {
+        self.0.store(left, std::sync::atomic::Ordering::Relaxed);
+    }
+
     /// Spends `n` if that much is left; a parse that copied `n` nodes from a budget of its
     /// own gives the same result as a parse from this one exactly when it is.
     pub fn try_spend(&self, n: usize) -> bool {

@@ -40,7 +40,8 @@ use super::node::{Array, Doc, DocSet, FileId, Meta, Node, ThinVec};
 use super::parser::{
     parse, parse_counted, AliasBudget, Keep, ParseOptions, YamlError, MAX_DEPTH, MAX_PATCHES,
 };
-use crate::cores::on_cores;
+use crate::cores::{on_cores, Background};
+use std::sync::Arc;
 
 /// Below this many bytes of YAML, a second thread costs more than it saves.
 const PARALLEL_FROM: usize = 64 << 10;
@@ -352,51 +353,133 @@ pub(crate) fn parse_in_pieces(
     strict: bool,
     budget: &AliasBudget,
 ) -> Vec<Option<DocSet>> {
-    let bytes: usize = texts.iter().flatten().map(|(src, _)| src.len()).sum();
-    let piece_size = PIECE_MIN.max(bytes / (threads * 4));
-    let mut units: Vec<(usize, usize, Cut)> = Vec::new();
-    let mut slots: Vec<Vec<Option<(Piece, usize)>>> = Vec::with_capacity(texts.len());
-    for (i, t) in texts.iter().enumerate() {
-        let cuts = t
-            .as_ref()
-            .map_or(Vec::new(), |(src, _)| cut(src, piece_size));
-        slots.push(cuts.iter().map(|_| None).collect());
-        units.extend(cuts.into_iter().enumerate().map(|(k, c)| (i, k, c)));
-    }
-    units.sort_by_key(|(_, _, c)| std::cmp::Reverse(c.range.len()));
+    let plan = Plan::new(
+        threads,
+        texts.iter().map(|t| t.as_ref().map(|(src, _)| &**src)),
+    );
     let parsed = on_cores(
         threads,
         "ytt-parse",
         crate::cores::TREE_STACK,
-        units.len(),
+        plan.units.len(),
         |u| {
-            let (i, _, piece) = &units[u];
+            let (i, _, cut) = &plan.units[u];
             let (src, name) = texts[*i].as_ref()?;
-            let opts = ParseOptions {
-                strict,
-                aliases: AliasBudget::default(),
-            };
-            let keep = keep.get(*i).copied().unwrap_or(Keep::Trees);
-            let piece = parse_piece_keeping(src, piece, *name, &opts, keep).ok()?;
-            Some((piece, opts.aliases.spent()))
+            parse_unit(src, cut, *name, keep.get(*i).copied(), strict)
         },
     );
-    for ((i, k, _), piece) in units.iter().zip(parsed) {
-        slots[*i][*k] = piece;
+    plan.assemble(parsed, budget)
+}
+
+/// Texts parsed as [`parse_in_pieces`] parses them, on a helper thread while the caller
+/// goes on: [`ParseLater::finish`] gives their document sets, the caller parsing the
+/// pieces the helper has not started.
+pub(crate) struct ParseLater {
+    plan: Plan,
+    parsed: Background<(Piece, usize)>,
+}
+
+impl ParseLater {
+    /// Starts parsing each text (its bytes, its file name), keeping what `keep` says.
+    /// A text that is not UTF-8 has no pieces: the serial parse decides it.
+    pub(crate) fn start(texts: Vec<(Arc<[u8]>, FileId)>, keep: Vec<Keep>, strict: bool) -> Self {
+        let plan = Plan::new(2, texts.iter().map(|(b, _)| std::str::from_utf8(b).ok()));
+        let units = plan.units.clone();
+        let parsed = Background::start(
+            "ytt-parse",
+            crate::cores::TREE_STACK,
+            units.len(),
+            move |u| {
+                let (i, _, cut) = &units[u];
+                let (bytes, name) = &texts[*i];
+                let src = std::str::from_utf8(bytes).ok()?;
+                parse_unit(src, cut, *name, keep.get(*i).copied(), strict)
+            },
+        );
+        ParseLater { plan, parsed }
     }
-    slots
-        .into_iter()
-        .zip(texts)
-        .map(|(pieces, text)| {
-            // a missing text is the serial parse's to decide (it has no pieces: joining
-            // none would give an empty document set)
-            text.as_ref()?;
-            let pieces: Vec<(Piece, usize)> = pieces.into_iter().collect::<Option<_>>()?;
-            let copied = pieces.iter().map(|(_, c)| c).sum();
-            let ds = join(pieces.into_iter().map(|(p, _)| p).collect())?;
-            budget.try_spend(copied).then_some(ds)
-        })
-        .collect()
+
+    /// Every text's document set as [`parse_in_pieces`] gives it, `budget` spent in the
+    /// order of the texts.
+    pub(crate) fn finish(self, budget: &AliasBudget) -> Vec<Option<DocSet>> {
+        self.plan.assemble(self.parsed.finish(), budget)
+    }
+}
+
+/// How texts are cut into units of work: each unit a piece of a text, largest first.
+struct Plan {
+    /// (text, its piece's index, the piece)
+    units: Vec<(usize, usize, Cut)>,
+    /// Of each text, how many pieces it has: `None` for a text that is missing.
+    pieces: Vec<Option<usize>>,
+}
+
+impl Plan {
+    fn new<'a>(threads: usize, texts: impl Iterator<Item = Option<&'a str>> + Clone) -> Plan {
+        let bytes: usize = texts.clone().flatten().map(str::len).sum();
+        let piece_size = PIECE_MIN.max(bytes / (threads * 4));
+        let mut units = Vec::new();
+        let mut pieces = Vec::new();
+        for (i, t) in texts.enumerate() {
+            let cuts = t.map(|src| cut(src, piece_size));
+            pieces.push(cuts.as_ref().map(Vec::len));
+            units.extend(
+                cuts.into_iter()
+                    .flatten()
+                    .enumerate()
+                    .map(|(k, c)| (i, k, c)),
+            );
+        }
+        units.sort_by_key(|(_, _, c)| std::cmp::Reverse(c.range.len()));
+        Plan { units, pieces }
+    }
+
+    /// Each text's document set from its parsed pieces (`parsed[u]`: unit `u`'s piece and
+    /// what it copied), as [`parse_in_pieces`] describes.
+    fn assemble(
+        &self,
+        parsed: Vec<Option<(Piece, usize)>>,
+        budget: &AliasBudget,
+    ) -> Vec<Option<DocSet>> {
+        let mut slots: Vec<Vec<Option<(Piece, usize)>>> = self
+            .pieces
+            .iter()
+            .map(|n| (0..n.unwrap_or(0)).map(|_| None).collect())
+            .collect();
+        for ((i, k, _), piece) in self.units.iter().zip(parsed) {
+            slots[*i][*k] = piece;
+        }
+        slots
+            .into_iter()
+            .zip(&self.pieces)
+            .map(|(pieces, count)| {
+                // a missing text is the serial parse's to decide (it has no pieces: joining
+                // none would give an empty document set)
+                count.as_ref()?;
+                let pieces: Vec<(Piece, usize)> = pieces.into_iter().collect::<Option<_>>()?;
+                let copied = pieces.iter().map(|(_, c)| c).sum();
+                let ds = join(pieces.into_iter().map(|(p, _)| p).collect())?;
+                budget.try_spend(copied).then_some(ds)
+            })
+            .collect()
+    }
+}
+
+/// One unit: a piece of `src` parsed with an alias budget of its own, and what it copied.
+fn parse_unit(
+    src: &str,
+    cut: &Cut,
+    name: FileId,
+    keep: Option<Keep>,
+    strict: bool,
+) -> Option<(Piece, usize)> {
+    let opts = ParseOptions {
+        strict,
+        aliases: AliasBudget::default(),
+    };
+    let keep = keep.unwrap_or(Keep::Trees);
+    let piece = parse_piece_keeping(src, cut, name, &opts, keep).ok()?;
+    Some((piece, opts.aliases.spent()))
 }
 
 /// Appends the items a piece holds (its first document, a root sequence) to the
