@@ -381,9 +381,15 @@ pub(crate) struct ParseLater {
 
 impl ParseLater {
     /// Starts parsing each text (its bytes, its file name), keeping what `keep` says.
-    /// A text that is not UTF-8 has no pieces: the serial parse decides it.
+    /// A text that is not UTF-8 gives no document set: the serial parse decides it.
     pub(crate) fn start(texts: Vec<(Arc<[u8]>, FileId)>, keep: Vec<Keep>, strict: bool) -> Self {
-        let plan = Plan::new(2, texts.iter().map(|(b, _)| std::str::from_utf8(b).ok()));
+        // a text too small to cut is one piece: the helper checks that it is UTF-8
+        let size = piece_size(2, texts.iter().map(|(b, _)| b.len()).sum());
+        let cuts = texts.iter().map(|(b, _)| match b.len() < 2 * size {
+            true => Some(vec![Cut::plain(0..b.len())]),
+            false => std::str::from_utf8(b).ok().map(|src| cut(src, size)),
+        });
+        let plan = Plan::from_cuts(cuts);
         let units = plan.units.clone();
         let parsed = Background::start(
             "ytt-parse",
@@ -416,12 +422,15 @@ struct Plan {
 
 impl Plan {
     fn new<'a>(threads: usize, texts: impl Iterator<Item = Option<&'a str>> + Clone) -> Plan {
-        let bytes: usize = texts.clone().flatten().map(str::len).sum();
-        let piece_size = PIECE_MIN.max(bytes / (threads * 4));
+        let size = piece_size(threads, texts.clone().flatten().map(str::len).sum());
+        Plan::from_cuts(texts.map(|t| t.map(|src| cut(src, size))))
+    }
+
+    /// The plan of texts cut as `cuts` says (`None`: a text that is missing).
+    fn from_cuts(cuts: impl Iterator<Item = Option<Vec<Cut>>>) -> Plan {
         let mut units = Vec::new();
         let mut pieces = Vec::new();
-        for (i, t) in texts.enumerate() {
-            let cuts = t.map(|src| cut(src, piece_size));
+        for (i, cuts) in cuts.enumerate() {
             pieces.push(cuts.as_ref().map(Vec::len));
             units.extend(
                 cuts.into_iter()
@@ -463,6 +472,11 @@ impl Plan {
             })
             .collect()
     }
+}
+
+/// How large the pieces of `bytes` of text parsed on `threads` threads are.
+fn piece_size(threads: usize, bytes: usize) -> usize {
+    PIECE_MIN.max(bytes / (threads * 4))
 }
 
 /// One unit: a piece of `src` parsed with an alias budget of its own, and what it copied.
