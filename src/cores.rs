@@ -94,6 +94,11 @@ impl<T: Send + 'static> Background<T> {
         Background { shared, helper }
     }
 
+    /// Whether the helper is still at work.
+    pub(crate) fn busy(&self) -> bool {
+        self.helper.as_ref().is_some_and(|h| !h.is_finished())
+    }
+
     /// Takes the units left, then waits for the helper's: every unit's slot.
     pub(crate) fn finish(self) -> Vec<Option<T>> {
         let shared = &self.shared;
@@ -105,6 +110,119 @@ impl<T: Send + 'static> Background<T> {
         fill(&mut slots, done);
         slots
     }
+}
+
+/// Units a helper thread works through in order while the caller goes on; the caller
+/// takes each unit's result when it needs it ([`Pipeline::take`]), doing itself a unit
+/// the helper has not started. A panic of the helper's work propagates to the caller
+/// that takes that unit. Dropping the pipeline stops the helper after its current unit.
+pub(crate) struct Pipeline<I: Send + 'static, T: Send + 'static> {
+    shared: Arc<Line<I, T>>,
+    helper: Option<std::thread::JoinHandle<()>>,
+}
+
+struct Line<I, T> {
+    slots: std::sync::Mutex<Vec<Slot<I, T>>>,
+    changed: std::sync::Condvar,
+    work: Box<dyn Fn(I) -> T + Send + Sync>,
+}
+
+enum Slot<I, T> {
+    Waiting(I),
+    Running,
+    Done(std::thread::Result<T>),
+    Taken,
+}
+
+impl<I: Send + 'static, T: Send + 'static> Pipeline<I, T> {
+    /// Starts a helper thread named `name`, with `stack` bytes of stack, doing `work`
+    /// on each input in order. Where none can be started, the caller does every unit.
+    pub(crate) fn start(
+        name: &str,
+        stack: usize,
+        inputs: Vec<I>,
+        work: impl Fn(I) -> T + Send + Sync + 'static,
+    ) -> Self {
+        let shared = Arc::new(Line {
+            slots: std::sync::Mutex::new(inputs.into_iter().map(Slot::Waiting).collect()),
+            changed: std::sync::Condvar::new(),
+            work: Box::new(work),
+        });
+        let line = shared.clone();
+        let helper = std::thread::Builder::new()
+            .name(name.into())
+            .stack_size(stack)
+            .spawn(move || line.work_through())
+            .ok();
+        Pipeline { shared, helper }
+    }
+
+    /// Unit `k`'s result: the helper's (waited for while it runs), or done here when
+    /// the helper has not started it. `None` when it was taken before.
+    pub(crate) fn take(&self, k: usize) -> Option<T> {
+        let line = &self.shared;
+        let mut slots = lock(&line.slots);
+        loop {
+            match std::mem::replace(slots.get_mut(k)?, Slot::Taken) {
+                Slot::Waiting(input) => {
+                    drop(slots);
+                    return Some((line.work)(input));
+                }
+                Slot::Running => {
+                    slots[k] = Slot::Running;
+                    slots = line.changed.wait(slots).unwrap_or_else(|e| e.into_inner());
+                }
+                Slot::Done(Ok(t)) => return Some(t),
+                Slot::Done(Err(panic)) => std::panic::resume_unwind(panic),
+                Slot::Taken => return None,
+            }
+        }
+    }
+}
+
+impl<I, T> Line<I, T> {
+    /// The helper's loop: the first unit waiting, one after the other; it ends when
+    /// none is left (the caller took them, or the pipeline was dropped).
+    fn work_through(&self) {
+        let mut next = 0;
+        loop {
+            let input = {
+                let mut slots = lock(&self.slots);
+                let Some(k) = (next..slots.len()).find(|&k| matches!(slots[k], Slot::Waiting(_)))
+                else {
+                    return;
+                };
+                next = k + 1;
+                match std::mem::replace(&mut slots[k], Slot::Running) {
+                    Slot::Waiting(input) => (k, input),
+                    _ => return,
+                }
+            };
+            let (k, input) = input;
+            let done =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (self.work)(input)));
+            lock(&self.slots)[k] = Slot::Done(done);
+            self.changed.notify_all();
+        }
+    }
+}
+
+impl<I: Send + 'static, T: Send + 'static> Drop for Pipeline<I, T> {
+    fn drop(&mut self) {
+        // units not started are not wanted any more: the helper ends after its current one
+        for slot in lock(&self.shared.slots).iter_mut() {
+            if matches!(slot, Slot::Waiting(_)) {
+                *slot = Slot::Taken;
+            }
+        }
+        if let Some(h) = self.helper.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Does units taken in turn from `next` until none is left: those that gave something.
@@ -151,6 +269,40 @@ mod tests {
             }
         }
         assert!(on_cores(2, "t", 1 << 20, 0, Some).is_empty());
+    }
+
+    #[test]
+    fn a_pipeline_gives_each_unit_once_whoever_does_it() {
+        for units in [0, 1, 2, 50] {
+            let line = Pipeline::start("t", 1 << 20, (0..units).collect(), |u: usize| u * u);
+            // taken out of order too: the helper may not have started the last one
+            if units > 0 {
+                assert_eq!(line.take(units - 1), Some((units - 1) * (units - 1)));
+            }
+            for u in 0..units.saturating_sub(1) {
+                assert_eq!(line.take(u), Some(u * u));
+            }
+            assert_eq!(line.take(0), None);
+            assert_eq!(line.take(units), None);
+        }
+        // dropped with units left
+        drop(Pipeline::start(
+            "t",
+            1 << 20,
+            (0..100).collect(),
+            |u: usize| u,
+        ));
+    }
+
+    #[test]
+    fn a_panic_of_the_helper_reaches_the_caller_taking_its_unit() {
+        let line = Pipeline::start("t", 1 << 20, vec![0, 1], |u: usize| {
+            assert!(u != 0, "unit 0");
+            u
+        });
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| line.take(0)));
+        assert!(caught.is_err());
+        assert_eq!(line.take(1), Some(1));
     }
 
     #[test]

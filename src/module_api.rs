@@ -200,7 +200,7 @@ impl Violations {
     /// `warn=True` rules go to the run's messages, the others are the error (a
     /// `Diagnostic` of `Kind::Validation` located on the first value a rule rejected).
     pub fn report(self, eval: &Evaluator) -> anyhow::Result<()> {
-        self.0.finish(&names_of(eval), &messages_of(eval))
+        self.0.finish(&names_of(eval), || messages_of(eval))
     }
 }
 

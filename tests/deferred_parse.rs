@@ -2,7 +2,9 @@
 //! (`workspace::deferred`): a run with 32 KiB or more of YAML templates without a `#@`
 //! comment must give what a serial run gives — the same documents, and when any of the
 //! run's YAML files does not parse, the first such error in file order, whatever the
-//! templates did meanwhile, with nothing they printed.
+//! templates did meanwhile, with nothing they printed. And templates compiled on another
+//! core ahead of their turn (`workspace::compile::Ahead`, at the end) must read as when
+//! compiled in turn.
 
 mod common;
 
@@ -204,4 +206,50 @@ fn files_parsed_during_the_run_wait_their_turn() {
             rendered_stream(300, None)
         )
     );
+}
+
+// Templates compiled ahead (`workspace::compile::Ahead`): when a run evaluates two YAML
+// templates or more, they are compiled, and their code parsed, on the second core while
+// the templates before them run; each is reported as if compiled when its turn came.
+
+/// The error a run of `bad` alone reports, and a run of it after two good templates
+/// (compiled ahead with it) reports the same, after their prints.
+#[test]
+fn errors_of_templates_compiled_ahead_read_as_when_compiled_in_turn() {
+    let good = "#@ print(\"good\")\n---\nok: #@ 1 + 1\n";
+    for bad in [
+        // a compile error (the template's structure)
+        "#@ if True:\na: 1\n",
+        // Starlark's syntax error
+        "#@ x = (\n---\na: 1\n",
+        // a name not defined, an error when run
+        "---\na: #@ nothing\n",
+        // a fail() deep in a function
+        "#@ def f():\n#@   fail(\"deep\")\n#@ end\n---\na: #@ f()\n",
+    ] {
+        let alone = Ytt::new().file("c.yml", bad).run(&["-f", "."]);
+        let after = Ytt::new()
+            .file("a.yml", good)
+            .file("b.yml", good)
+            .file("c.yml", bad)
+            .run(&["-f", "."]);
+        assert_eq!(after.err(), format!("good\ngood\n{}", alone.err()), "{bad}");
+    }
+}
+
+/// Templates compiled ahead render as when compiled in turn: loads, data values,
+/// functions, a library file run for its effects between them, text templating.
+#[test]
+fn templates_compiled_ahead_render_as_in_turn() {
+    let out = Ytt::new()
+        .file("values.yml", "#@data/values\n---\ncount: 3\nname: x\n")
+        .file("a.yml", "#@ load(\"@ytt:data\", \"data\")\n#@ load(\"h.star\", \"twice\")\n---\na: #@ twice(data.values.count)\n")
+        .file("b.star", "print(\"effects\")\n")
+        .file("b.yml", "#@ load(\"@ytt:data\", \"data\")\n#@yaml/text-templated-strings\n---\nb: \"(@= data.values.name @)-(@= str(data.values.count) @)\"\n")
+        .file("c.yml", "#@ for i in range(2):\n---\nc: #@ i\n#@ end\n")
+        .file("h.star", "def twice(x):\n  return 2 * x\nend\n")
+        .run(&["-f", "."]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stderr, "effects\n");
+    assert_eq!(out.stdout, "a: 6\n---\nb: x-3\n---\nc: 0\n---\nc: 1\n");
 }

@@ -29,11 +29,24 @@ impl PrintHandler for RunPrint<'_> {
     }
 }
 
+/// A compiled template's code parsed (on any thread: see [`run_parsed_template`]).
+pub fn parse_code(t: &CompiledTemplate) -> starlark::Result<AstModule> {
+    AstModule::parse(&t.id.to_string(), t.code.clone(), &dialect())
+}
+
 /// A compiled template's code parsed, or its first syntax error or error found before
 /// evaluation (a misplaced `return`, ...), as a run reports it.
 pub fn parse_template(rt: &Runtime, t: &CompiledTemplate) -> Result<AstModule, Diagnostic> {
-    let ast = AstModule::parse(&t.id.to_string(), t.code.clone(), &dialect())
-        .map_err(|e| error_diagnostic(rt, &e))?;
+    reported_parse(rt, t, parse_code(t))
+}
+
+/// [`parse_template`] of a parse done already.
+fn reported_parse(
+    rt: &Runtime,
+    t: &CompiledTemplate,
+    parsed: starlark::Result<AstModule>,
+) -> Result<AstModule, Diagnostic> {
+    let ast = parsed.map_err(|e| error_diagnostic(rt, &e))?;
     if let Some(e) = t.static_errors.first() {
         let text = format_static(t, e);
         let at = Pos::new(t.file, e.line.unwrap_or(0));
@@ -50,8 +63,19 @@ pub fn run_template(
     loader: &dyn FileLoader,
     t: &CompiledTemplate,
 ) -> Result<(FrozenModule, Option<RootOutput>), Diagnostic> {
+    run_parsed_template(rt, globals, loader, t, parse_code(t))
+}
+
+/// [`run_template`] with the template's code parsed already ([`parse_code`]).
+pub fn run_parsed_template(
+    rt: &Runtime,
+    globals: &Globals,
+    loader: &dyn FileLoader,
+    t: &CompiledTemplate,
+    parsed: starlark::Result<AstModule>,
+) -> Result<(FrozenModule, Option<RootOutput>), Diagnostic> {
     let depth = rt.context_depth();
-    let ast = parse_template(rt, t)?;
+    let ast = reported_parse(rt, t, parsed)?;
     // passed outside template code: no line of this one to blame
     if let Some(b) = rt.budget.filter(|b| b.passed()) {
         return Err(Diagnostic::new(Kind::Other, b.message));

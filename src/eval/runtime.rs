@@ -29,7 +29,9 @@ pub type AnnotationArgs<'v> = (Vec<Value<'v>>, Vec<(String, Value<'v>)>);
 /// State shared by every template evaluated in one run.
 #[derive(Default)]
 pub struct Runtime {
-    templates: RefCell<Vec<Rc<CompiledTemplate>>>,
+    /// The registered templates by id (`None`: an id reserved, its template not yet
+    /// registered).
+    templates: RefCell<Vec<Option<Rc<CompiledTemplate>>>>,
     /// The node contexts of the functions being evaluated.
     pub(super) contexts: Contexts,
     /// Templates being evaluated, innermost last (their ids are the serials of the
@@ -152,12 +154,32 @@ impl Runtime {
         self.templates.borrow().len() as u32
     }
 
-    /// Registers a compiled template; `numbered` as in [`Runtime::number_template`].
+    /// Reserves an id for a template compiled ahead (elsewhere), registered later.
+    pub fn reserve_id(&self) -> u32 {
+        let id = self.next_id();
+        self.templates.borrow_mut().push(None);
+        self.numbers.borrow_mut().push(None);
+        id
+    }
+
+    /// Registers a compiled template, with the id it was compiled with ([`next_id`] or
+    /// reserved); `numbered` as in [`Runtime::number_template`]: templates are
+    /// numbered in the order they are registered.
+    ///
+    /// [`next_id`]: Runtime::next_id
     pub fn register(&self, t: CompiledTemplate, numbered: bool) -> Rc<CompiledTemplate> {
         let t = Rc::new(t);
-        self.templates.borrow_mut().push(t.clone());
         let number = numbered.then(|| self.number_template());
-        self.numbers.borrow_mut().push(number);
+        let id = t.id as usize;
+        let mut templates = self.templates.borrow_mut();
+        let mut numbers = self.numbers.borrow_mut();
+        if id < templates.len() {
+            templates[id] = Some(t.clone());
+            numbers[id] = number;
+        } else {
+            templates.push(Some(t.clone()));
+            numbers.push(number);
+        }
         t
     }
 
@@ -177,7 +199,7 @@ impl Runtime {
     }
 
     pub fn template(&self, id: u32) -> Option<Rc<CompiledTemplate>> {
-        self.templates.borrow().get(id as usize).cloned()
+        self.templates.borrow().get(id as usize).cloned().flatten()
     }
 
     /// The output of a root template once its code ran.

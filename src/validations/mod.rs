@@ -251,7 +251,7 @@ pub fn check_documents(rt: &Runtime, docs: &[&DocSet]) -> anyhow::Result<()> {
     if !rt.makes_asserts() {
         return Ok(());
     }
-    with_evaluator(rt, |eval| validate_documents(docs, eval))?.finish(rt.names(), &rt.messages())
+    with_evaluator(rt, |eval| validate_documents(docs, eval))?.finish(rt.names(), || rt.messages())
 }
 
 /// A node that carries validation annotations.

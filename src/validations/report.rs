@@ -101,10 +101,15 @@ impl Report {
         ))
     }
 
-    /// Gives the warnings to the run's messages; the violations, if any, are the error.
-    pub fn finish(self, names: &FileNames, messages: &Messages) -> anyhow::Result<()> {
+    /// Gives the warnings to the run's messages (asked for only when there are any: see
+    /// `Runtime::gate`); the violations, if any, are the error.
+    pub fn finish(
+        self,
+        names: &FileNames,
+        messages: impl FnOnce() -> Messages,
+    ) -> anyhow::Result<()> {
         if let Some(w) = self.warning_text(names) {
-            messages.line(&w);
+            messages().line(&w);
         }
         let Some(text) = self.error_text(names) else {
             return Ok(());

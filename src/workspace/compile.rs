@@ -6,7 +6,9 @@ use std::sync::Arc;
 use std::borrow::Cow;
 
 use super::Run;
+use crate::cores::Pipeline;
 use crate::diagnostic::{Diagnostic, Kind};
+use crate::eval::exec::parse_code;
 use crate::eval::runtime::Runtime;
 use crate::files::{FileKind, InputFile};
 use crate::template::{
@@ -16,6 +18,7 @@ use crate::template::{
 use crate::yaml::parser::{dedup_last_wins_deep, parse_keeping, AliasBudget, Keep, ParseOptions};
 use crate::yaml::pieces::{cores_for, parse_in_pieces};
 use crate::yaml::{DocSet, FileId, Location, Node};
+use starlark::syntax::AstModule;
 
 /// A file ready to evaluate, or plain YAML needing none.
 pub(crate) enum Compiled {
@@ -243,4 +246,81 @@ fn plain_yaml(mut ds: DocSet) -> DocSet {
         strip(&mut d.value);
     }
     ds
+}
+
+/// YAML templates compiled, and their code parsed, on a helper thread while the
+/// templates before them are evaluated: [`Ahead::take`] gives each when its evaluation
+/// is due, compiling it then when the helper has not started it. Each keeps the id
+/// reserved for it; it is registered (and numbered) when taken, in evaluation order.
+pub(crate) struct Ahead(Pipeline<Job, Done>);
+
+struct Job {
+    id: u32,
+    file: Arc<InputFile>,
+    file_id: FileId,
+    ds: DocSet,
+    opts: CompileOptions,
+}
+
+struct Done {
+    compiled: Result<CompiledTemplate, CompileError>,
+    parsed: Option<starlark::Result<AstModule>>,
+}
+
+impl Ahead {
+    /// Whether a parsed file is compiled as a template, not read as plain YAML (see
+    /// [`compile_yaml_file`]).
+    pub(crate) fn wanted(file: &InputFile, ds: &DocSet) -> bool {
+        file.kind == FileKind::YamlTemplate && is_templated(ds) && !needs_no_evaluation(ds)
+    }
+
+    /// Starts compiling `files` (each with its parse) in order, ids reserved now.
+    pub(crate) fn start(
+        rt: &Runtime,
+        files: Vec<(Arc<InputFile>, DocSet)>,
+        opts: CompileOptions,
+    ) -> Ahead {
+        let jobs = files
+            .into_iter()
+            .map(|(file, ds)| Job {
+                id: rt.reserve_id(),
+                file_id: rt.names().id(&file.rel_path),
+                file,
+                ds,
+                opts,
+            })
+            .collect();
+        Ahead(Pipeline::start(
+            "ytt-compile",
+            crate::cores::TREE_STACK,
+            jobs,
+            compile_job,
+        ))
+    }
+
+    /// The `k`th template (of `file`) registered, and its code parsed; or its compile
+    /// error, as [`compile_yaml_file`] reports it.
+    pub(crate) fn take(
+        &self,
+        rt: &Runtime,
+        k: usize,
+        file: &InputFile,
+    ) -> anyhow::Result<(Rc<CompiledTemplate>, starlark::Result<AstModule>)> {
+        let Some(Done { compiled, parsed }) = self.0.take(k) else {
+            anyhow::bail!("internal error: a template compiled ahead taken twice");
+        };
+        let compiled = compiled.map_err(|e| compile_error(&file.rel_path, e, file.kind))?;
+        let t = rt.register(compiled, true);
+        let parsed = parsed.unwrap_or_else(|| parse_code(&t));
+        Ok((t, parsed))
+    }
+}
+
+/// Compiles a template, parses its code, and frees its parse tree (on the helper).
+fn compile_job(job: Job) -> Done {
+    let name: Arc<str> = Arc::from(job.file.rel_path.as_str());
+    let src = crate::bytestr::decode(&job.file.data);
+    let compiled = compile_yaml(job.id, name, job.file_id, &src, &job.ds, job.opts);
+    let parsed = compiled.as_ref().ok().map(parse_code);
+    Done { compiled, parsed }
 }

@@ -92,6 +92,12 @@ impl Deferred {
         }));
     }
 
+    /// Whether the helper is still parsing (a second helper would take turns with it and
+    /// the run on two cores).
+    pub(super) fn busy(&self) -> bool {
+        matches!(&*self.0.borrow(), State::Parsing(p) if p.later.busy())
+    }
+
     /// Whether a deferred parse is under way.
     pub(super) fn pending(&self) -> bool {
         matches!(*self.0.borrow(), State::Parsing(_))

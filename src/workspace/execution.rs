@@ -3,24 +3,25 @@
 
 use std::sync::Arc;
 
-use anyhow::bail;
+use anyhow::{anyhow, bail};
 
-use super::compile::{compile_file, compile_yaml_file, parse_yaml, text_of, Compiled};
+use super::compile::{compile_file, compile_yaml_file, parse_yaml, text_of, Ahead, Compiled};
 use super::library_values::{Parsed, ValuesStage};
 use super::loader::{FileScopedLoader, LibraryEval, Scope};
 use super::refs::{parse_ref, Envelope, Payload};
 use super::values::CliValues;
 use super::{OutputContent, OutputFile};
 use crate::eval::contexts::RootOutput;
-use crate::eval::exec::run_template;
+use crate::eval::exec::{parse_code, run_parsed_template, run_template};
 use crate::eval::runtime::Runtime;
-use crate::files::library::{evaluation_order, Library};
+use crate::files::library::{evaluation_order, LibFile, Library};
 use crate::files::{FileKind, InputFile};
 use crate::modules::overlay::EvalHost;
 use crate::overlay::{self, Host};
 use crate::template::annotations::OVERLAY_MATCH;
-use crate::template::CompileOptions;
+use crate::template::{CompileOptions, CompiledTemplate};
 use crate::yaml::{Doc, DocSet, Written};
+use starlark::syntax::AstModule;
 
 /// How a library's files are read and compiled.
 #[derive(Clone, Copy, Debug, Default)]
@@ -69,28 +70,30 @@ pub fn library_outputs(
     let order = evaluation_order(stage.files.iter().map(|(f, _)| &*f.path));
     let mut files: Vec<_> = stage.files.into_iter().map(Some).collect();
     let mut outputs: Vec<Option<OutputFile>> = files.iter().map(|_| None).collect();
-    for i in order {
+    // (file, whether an output wants it) of the files evaluated, in order
+    let evaluated: Vec<(usize, bool)> = order
+        .into_iter()
+        .filter_map(|i| {
+            let file = &files[i].as_ref()?.0.file;
+            let wanted = if exclusive {
+                file.exclusive_for_output
+            } else {
+                !file.is_library || file.for_output
+            };
+            // a library file (`.star`, `.lib.yml`, `.lib.txt`) no output wants is still
+            // run for its effects (a `print`, a `fail`), as the reference runs it
+            (wanted || file.is_library).then_some((i, wanted))
+        })
+        .collect();
+    let ahead = compile_ahead(rt, &mut files, &evaluated, settings);
+    for (i, for_output) in evaluated {
         let Some((f, parsed)) = files[i].take() else {
             continue;
         };
         let file = &f.file;
-        let wanted = if exclusive {
-            file.exclusive_for_output
-        } else {
-            !file.is_library || file.for_output
-        };
-        // a library file (`.star`, `.lib.yml`, `.lib.txt`) no output wants is still run
-        // for its effects (a `print`, a `fail`), as the reference runs it
-        let for_output = if wanted {
-            true
-        } else if file.is_library {
-            false
-        } else {
-            continue;
-        };
         let loader = eval.loader_for(&f.path);
         let write_ahead = write_ahead && for_output;
-        let content = evaluate_file(rt, &loader, file, parsed, settings, write_ahead)?;
+        let content = evaluate_file(rt, &loader, file, parsed, settings, write_ahead, &ahead)?;
         if for_output {
             outputs[i] = content.map(|content| OutputFile {
                 rel_path: file.rel_path.clone(),
@@ -114,8 +117,46 @@ pub fn library_outputs(
     Ok(outputs)
 }
 
+/// The YAML templates among the files `evaluated` (in evaluation order) compiled ahead
+/// on a helper thread ([`Ahead`]), when there are two or more of them: the first is
+/// compiled while the run waits for it, the others while the templates before them run.
+/// Their files are marked [`Parsed::Ahead`]. Not while the files parsed meanwhile are
+/// still parsing (`super::deferred`): the run would share two cores with two helpers
+/// (`package`: 5 % slower).
+fn compile_ahead(
+    rt: &Runtime,
+    files: &mut [Option<(LibFile, Option<Parsed>)>],
+    evaluated: &[(usize, bool)],
+    settings: Settings,
+) -> Option<Ahead> {
+    let templates: Vec<usize> = evaluated
+        .iter()
+        .map(|(i, _)| *i)
+        .filter(|&i| match &files[i] {
+            Some((f, Some(Parsed::Tree(ds)))) => Ahead::wanted(&f.file, ds),
+            _ => false,
+        })
+        .collect();
+    if templates.len() < 2 || super::Run::of(rt).ok()?.deferred.busy() {
+        return None;
+    }
+    let jobs = templates
+        .iter()
+        .enumerate()
+        .filter_map(|(k, &i)| {
+            let (f, parsed) = files[i].as_mut()?;
+            match parsed.replace(Parsed::Ahead(k)) {
+                Some(Parsed::Tree(ds)) => Some((f.file.clone(), ds)),
+                _ => None,
+            }
+        })
+        .collect();
+    Some(Ahead::start(rt, jobs, settings.compile))
+}
+
 /// Evaluates one file of a library: its output content, `None` for a file with none (a
-/// text file without code, a data file). `write_ahead`: see [`library_outputs`].
+/// text file without code, a data file). `write_ahead`: see [`library_outputs`];
+/// `ahead`: the templates compiled ahead.
 fn evaluate_file(
     rt: &Runtime,
     loader: &FileScopedLoader,
@@ -123,25 +164,25 @@ fn evaluate_file(
     parsed: Option<Parsed>,
     settings: Settings,
     write_ahead: bool,
+    ahead: &Option<Ahead>,
 ) -> anyhow::Result<Option<OutputContent>> {
     Ok(Some(match file.kind {
         FileKind::YamlTemplate | FileKind::YamlPlain => {
             let ds = match parsed {
                 Some(Parsed::Tree(ds)) => ds,
                 Some(Parsed::Deferred(k)) => super::Run::of(rt)?.deferred.take(rt, k)?,
+                Some(Parsed::Ahead(k)) => {
+                    let ahead = ahead
+                        .as_ref()
+                        .ok_or_else(|| anyhow!("internal error: nothing compiled ahead"))?;
+                    let (t, parsed) = ahead.take(rt, k, file)?;
+                    return run_yaml_template(rt, loader, &t, Some(parsed), write_ahead).map(Some);
+                }
                 None => parse_yaml(rt, file, settings.strict)?,
             };
             match compile_yaml_file(rt, file, ds, settings.compile)? {
                 Compiled::Plain(ds) => OutputContent::Yaml(ds),
-                Compiled::Template(t) => {
-                    rt.write_ahead(write_ahead.then_some(t.id));
-                    let run = run_template(rt, super::globals(), loader, &t);
-                    rt.write_ahead(None);
-                    match run? {
-                        (_, Some(RootOutput::Docs(ds))) => OutputContent::Yaml(ds),
-                        _ => bail!("template '{}' produced no documents", file.rel_path),
-                    }
-                }
+                Compiled::Template(t) => run_yaml_template(rt, loader, &t, None, write_ahead)?,
             }
         }
         FileKind::TextTemplate => {
@@ -169,6 +210,24 @@ fn evaluate_file(
         }
         FileKind::Data => return Ok(None),
     }))
+}
+
+/// Runs a YAML template (its code parsed already, or not): its documents.
+fn run_yaml_template(
+    rt: &Runtime,
+    loader: &FileScopedLoader,
+    t: &CompiledTemplate,
+    parsed: Option<starlark::Result<AstModule>>,
+    write_ahead: bool,
+) -> anyhow::Result<OutputContent> {
+    rt.write_ahead(write_ahead.then_some(t.id));
+    let parsed = parsed.unwrap_or_else(|| parse_code(t));
+    let run = run_parsed_template(rt, super::globals(), loader, t, parsed);
+    rt.write_ahead(None);
+    match run? {
+        (_, Some(RootOutput::Docs(ds))) => Ok(OutputContent::Yaml(ds)),
+        _ => bail!("template '{}' produced no documents", t.name),
+    }
 }
 
 /// Documents annotated `@overlay/match` are taken out of the output and applied, file by

@@ -88,7 +88,7 @@ impl ValuesStage {
             .drain(..)
             .filter_map(|(_, parsed)| match parsed {
                 Some(Parsed::Tree(ds)) => Some(ds),
-                Some(Parsed::Deferred(_)) | None => None,
+                Some(Parsed::Deferred(_) | Parsed::Ahead(_)) | None => None,
             })
             .collect()
     }
@@ -100,10 +100,9 @@ impl ValuesStage {
         if self.validation_disabled {
             return Ok(());
         }
-        let messages = crate::eval::runtime::messages_of(eval);
         let names = crate::eval::runtime::names_of(eval);
         crate::validations::validate_values(&self.values, self.doc_meta.as_ref(), eval)?
-            .finish(&names, &messages)
+            .finish(&names, || crate::eval::runtime::messages_of(eval))
     }
 }
 
@@ -186,6 +185,8 @@ pub(super) enum Parsed {
     Tree(DocSet),
     /// The `k`th file the run parses meanwhile (`super::deferred`).
     Deferred(usize),
+    /// The `k`th template compiled ahead of its evaluation (`super::compile::Ahead`).
+    Ahead(usize),
 }
 
 /// Parses the library's YAML templates (every one, on every core) and sorts its files.

@@ -405,6 +405,11 @@ impl ParseLater {
         ParseLater { plan, parsed }
     }
 
+    /// Whether the helper is still parsing.
+    pub(crate) fn busy(&self) -> bool {
+        self.parsed.busy()
+    }
+
     /// Every text's document set as [`parse_in_pieces`] gives it, `budget` spent in the
     /// order of the texts.
     pub(crate) fn finish(self, budget: &AliasBudget) -> Vec<Option<DocSet>> {
