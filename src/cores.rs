@@ -36,8 +36,19 @@ pub(crate) fn on_cores<T: Send>(
     work: impl Fn(usize) -> Option<T> + Sync,
 ) -> Vec<Option<T>> {
     let next = AtomicUsize::new(0);
-    let take_units = || take_units(&next, units, &work);
-    let mut slots = empty_slots(units);
+    let take_units = || {
+        let mut done = Vec::new();
+        loop {
+            let u = next.fetch_add(1, Ordering::Relaxed);
+            if u >= units {
+                return done;
+            }
+            if let Some(t) = work(u) {
+                done.push((u, t));
+            }
+        }
+    };
+    let mut slots: Vec<Option<T>> = (0..units).map(|_| None).collect();
     std::thread::scope(|s| {
         let helpers: Vec<_> = (1..threads.min(units))
             .filter_map(|_| {
@@ -52,64 +63,11 @@ pub(crate) fn on_cores<T: Send>(
         for h in helpers {
             done.extend(h.join().unwrap_or_default());
         }
-        fill(&mut slots, done);
+        for (u, t) in done {
+            slots[u] = Some(t);
+        }
     });
     slots
-}
-
-/// Units of work a helper thread starts on at once while the caller goes on with
-/// something else; the caller joins in when it needs the results ([`Background::finish`]).
-/// Slots are as [`on_cores`] gives them.
-pub(crate) struct Background<T> {
-    shared: Arc<Shared<T>>,
-    helper: Option<std::thread::JoinHandle<Vec<(usize, T)>>>,
-}
-
-struct Shared<T> {
-    next: AtomicUsize,
-    units: usize,
-    work: Box<dyn Fn(usize) -> Option<T> + Send + Sync>,
-}
-
-impl<T: Send + 'static> Background<T> {
-    /// Starts a helper thread named `name`, with `stack` bytes of stack, on the units.
-    /// Where none can be started, the caller does them all when it finishes.
-    pub(crate) fn start(
-        name: &str,
-        stack: usize,
-        units: usize,
-        work: impl Fn(usize) -> Option<T> + Send + Sync + 'static,
-    ) -> Self {
-        let shared = Arc::new(Shared {
-            next: AtomicUsize::new(0),
-            units,
-            work: Box::new(work),
-        });
-        let theirs = shared.clone();
-        let helper = std::thread::Builder::new()
-            .name(name.into())
-            .stack_size(stack)
-            .spawn(move || take_units(&theirs.next, theirs.units, &theirs.work))
-            .ok();
-        Background { shared, helper }
-    }
-
-    /// Whether the helper is still at work.
-    pub(crate) fn busy(&self) -> bool {
-        self.helper.as_ref().is_some_and(|h| !h.is_finished())
-    }
-
-    /// Takes the units left, then waits for the helper's: every unit's slot.
-    pub(crate) fn finish(self) -> Vec<Option<T>> {
-        let shared = &self.shared;
-        let mut done = take_units(&shared.next, shared.units, &shared.work);
-        if let Some(h) = self.helper {
-            done.extend(h.join().unwrap_or_default());
-        }
-        let mut slots = empty_slots(shared.units);
-        fill(&mut slots, done);
-        slots
-    }
 }
 
 /// Units a helper thread works through in order while the caller goes on; the caller
@@ -155,6 +113,22 @@ impl<I: Send + 'static, T: Send + 'static> Pipeline<I, T> {
             .spawn(move || line.work_through())
             .ok();
         Pipeline { shared, helper }
+    }
+
+    /// Whether the helper is still at work.
+    pub(crate) fn busy(&self) -> bool {
+        self.helper.as_ref().is_some_and(|h| !h.is_finished())
+    }
+
+    /// Every unit's result, in order, for a caller that needs them all at once: it takes
+    /// them from the last, doing those the helper (working from the first) has not
+    /// reached, then waits only for the one the helper is at. `None` for a unit taken
+    /// before.
+    pub(crate) fn take_all(&self) -> Vec<Option<T>> {
+        let units = lock(&self.shared.slots).len();
+        let mut all: Vec<Option<T>> = (0..units).rev().map(|k| self.take(k)).collect();
+        all.reverse();
+        all
     }
 
     /// Unit `k`'s result: the helper's (waited for while it runs), or done here when
@@ -225,34 +199,6 @@ fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Does units taken in turn from `next` until none is left: those that gave something.
-fn take_units<T>(
-    next: &AtomicUsize,
-    units: usize,
-    work: impl Fn(usize) -> Option<T>,
-) -> Vec<(usize, T)> {
-    let mut done = Vec::new();
-    loop {
-        let u = next.fetch_add(1, Ordering::Relaxed);
-        if u >= units {
-            return done;
-        }
-        if let Some(t) = work(u) {
-            done.push((u, t));
-        }
-    }
-}
-
-fn empty_slots<T>(units: usize) -> Vec<Option<T>> {
-    (0..units).map(|_| None).collect()
-}
-
-fn fill<T>(slots: &mut [Option<T>], done: Vec<(usize, T)>) {
-    for (u, t) in done {
-        slots[u] = Some(t);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -292,6 +238,16 @@ mod tests {
             (0..100).collect(),
             |u: usize| u,
         ));
+        // all at once, some taken before
+        for units in [0, 1, 7, 100] {
+            let line = Pipeline::start("t", 1 << 20, (0..units).collect(), |u: usize| u * u);
+            let _ = line.take(units / 2);
+            let all = line.take_all();
+            assert_eq!(all.len(), units);
+            for (u, s) in all.into_iter().enumerate() {
+                assert_eq!(s, (u != units / 2).then_some(u * u));
+            }
+        }
     }
 
     #[test]
@@ -303,17 +259,5 @@ mod tests {
         let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| line.take(0)));
         assert!(caught.is_err());
         assert_eq!(line.take(1), Some(1));
-    }
-
-    #[test]
-    fn background_units_are_done_once_whoever_takes_them() {
-        for units in [0, 1, 7, 100] {
-            let started = Background::start("t", 1 << 20, units, |u| (u % 3 != 0).then_some(u * u));
-            let slots = started.finish();
-            assert_eq!(slots.len(), units);
-            for (u, s) in slots.into_iter().enumerate() {
-                assert_eq!(s, (u % 3 != 0).then_some(u * u));
-            }
-        }
     }
 }

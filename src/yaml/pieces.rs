@@ -40,7 +40,7 @@ use super::node::{Array, Doc, DocSet, FileId, Meta, Node, ThinVec};
 use super::parser::{
     parse, parse_counted, AliasBudget, Keep, ParseOptions, YamlError, MAX_DEPTH, MAX_PATCHES,
 };
-use crate::cores::{on_cores, Background};
+use crate::cores::{on_cores, Pipeline};
 use std::sync::Arc;
 
 /// Below this many bytes of YAML, a second thread costs more than it saves.
@@ -376,7 +376,8 @@ pub(crate) fn parse_in_pieces(
 /// pieces the helper has not started.
 pub(crate) struct ParseLater {
     plan: Plan,
-    parsed: Background<(Piece, usize)>,
+    /// Of each unit (a piece), its parse and what it copied.
+    parsed: Pipeline<usize, Option<(Piece, usize)>>,
 }
 
 impl ParseLater {
@@ -391,10 +392,10 @@ impl ParseLater {
         });
         let plan = Plan::from_cuts(cuts);
         let units = plan.units.clone();
-        let parsed = Background::start(
+        let parsed = Pipeline::start(
             "ytt-parse",
             crate::cores::TREE_STACK,
-            units.len(),
+            (0..units.len()).collect(),
             move |u| {
                 let (i, _, cut) = &units[u];
                 let (bytes, name) = &texts[*i];
@@ -413,7 +414,8 @@ impl ParseLater {
     /// Every text's document set as [`parse_in_pieces`] gives it, `budget` spent in the
     /// order of the texts.
     pub(crate) fn finish(self, budget: &AliasBudget) -> Vec<Option<DocSet>> {
-        self.plan.assemble(self.parsed.finish(), budget)
+        let parsed = self.parsed.take_all().into_iter().map(Option::flatten);
+        self.plan.assemble(parsed.collect(), budget)
     }
 }
 
